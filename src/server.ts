@@ -108,6 +108,9 @@ async function startWebhookDelivery(config: Config, database: Database, app: Fas
   );
 }
 
+/** A loopback address (the default when PUBLIC_URL is not set): links to it work on this machine only. */
+const publicUrlIsLocal = (url: string) => /^https?:\/\/(localhost|127\.[\d.]+|\[::1\])(:\d+)?(\/|$)/i.test(url);
+
 /**
  * Opens the database, applies migrations and listens; on an empty embedded
  * database it then creates the first workspace (after listening, so a port
@@ -117,7 +120,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const database = await openConfiguredDatabase(config);
   let app: FastifyInstance | undefined;
   try {
-    await migrate(database.db);
+    const applied = await migrate(database.db);
     const { generated } = await settleSecretKeys(database.db, config.secretKeys, database.kind === 'pglite' ? { dataDir: config.dataDir } : null);
     // Loaded here, not at the top: the CLI imports this module for openConfiguredDatabase
     // and should not pay for loading the whole API on every admin command.
@@ -130,6 +133,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
     config.publicUrl ??= url;
     const firstStart = database.kind === 'pglite' ? await bootstrapEmbedded(database.db, config.clock()) : null;
     if (firstStart) app.log.info({ workspace_id: firstStart.workspace_id }, 'first start: created a workspace, its owner and a full-access key');
+    // An upgrade says what it did (an empty database's first start applies them all: not news).
+    else if (applied.length) app.log.info({ migrations: applied }, `applied ${applied.length} database migration(s): ${applied[0]} to ${applied.at(-1)}`);
+    if (config.smtpUrl && publicUrlIsLocal(config.publicUrl)) {
+      app.log.warn(`e-mail delivery is on, but its links point at ${config.publicUrl}, which only this machine reaches: set PUBLIC_URL to the address people use`);
+    }
     if (generated) app.log.info({ file: generated }, 'no SHEAF_SECRET_KEY: wrote a new key for secrets at rest (keep it with the data)');
     if (database.kind === 'pglite') {
       app.log.warn('embedded PGlite database: one process only; use PostgreSQL (DATABASE_URL) in production');

@@ -712,9 +712,14 @@ const lane2: Step[] = [
       expect(first.lines.map(tryParse).find((l) => l?.credentials_file)).toMatchObject({ credentials_file: credentials, workspace_id: workspaceId });
       expect(existsSync(join(d.dataDir, 'sheaf.lock'))).toBe(false);
 
-      const second = await serve(env, [], humanListeningUrl);
+      expect(stdout).toContain(`embedded database in ${d.dataDir}`);
+      // With e-mail on and no PUBLIC_URL, the links would reach this machine only: said at start.
+      const second = await serve({ ...env, SMTP_URL: 'smtp://127.0.0.1:9' }, [], humanListeningUrl);
       try {
         expect(second.lines.join('\n')).not.toMatch(/sheaf_fa_|Workspace id|curl|credentials/);
+        expect(second.lines.map(tryParse).find((l) => l?.level === 40 && /PUBLIC_URL/.test(l.msg))?.msg).toBe(
+          `e-mail delivery is on, but its links point at ${second.url}, which only this machine reaches: set PUBLIC_URL to the address people use`,
+        );
         expect(readdirSync(d.dataDir).filter((f) => f.includes('credentials'))).toEqual(['first-start-credentials.txt']);
         expect((await usersMe(second.url, key, workspaceId)).status).toBe(200);
       } finally {

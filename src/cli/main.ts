@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Kysely } from 'kysely';
 import { loadConfig, publicUrlOf, type Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -372,7 +373,7 @@ async function serve(config: Config, output: Output): Promise<number> {
     }
     if (output.json) event({ event: 'listening', url: server.url, database: server.database.kind });
     else {
-      output.out(`Sheaf API listening on ${server.url}/api/v2 (${server.database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'}); Ctrl-C stops it.`);
+      output.out(`Sheaf API listening on ${server.url}/api/v2 (${server.database.kind === 'pglite' ? `embedded database in ${resolve(config.dataDir!)}` : 'PostgreSQL'}); Ctrl-C stops it.`);
       if (webDist) output.out(`Web app on ${server.url}/`);
       if (server.database.kind === 'postgres') {
         const { countWorkspaces } = await import('../modules/workspace/settings/service.ts');

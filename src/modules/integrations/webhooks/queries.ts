@@ -90,33 +90,18 @@ export interface ClaimedDelivery {
  * Claims up to `limit` due deliveries of active endpoints (attempts + 1, held for the lease):
  * per endpoint and record only the oldest one still pending (by the change it comes from),
  * and none while an earlier change of the record is `behind` the fan-out, so a record's events go out
- * in the order they were made, each after the one before it was delivered or gave up; per
- * endpoint at most `perEndpoint` less the deliveries of it this process is sending (`busy`),
- * unless the endpoint is `fast` (it answers promptly: as many as there are lanes).
+ * in the order they were made, each after the one before it was delivered or gave up.
  * `FOR UPDATE SKIP LOCKED`: several processes claim disjoint batches.
  */
-export async function claimDue(
-  db: Kysely<DB>,
-  now: Date,
-  leaseUntil: Date,
-  limit: number,
-  behind: Behind,
-  lanes: { busy: ReadonlyMap<string, number>; perEndpoint: number; fast: ReadonlySet<string> },
-): Promise<ClaimedDelivery[]> {
+export async function claimDue(db: Kysely<DB>, now: Date, leaseUntil: Date, limit: number, behind: Behind): Promise<ClaimedDelivery[]> {
   const { records, workspaces } = behind;
-  const busy = [...lanes.busy].filter(([, n]) => n > 0);
-  const full = busy.filter(([id, n]) => n >= lanes.perEndpoint && !lanes.fast.has(id)).map(([id]) => id);
   const result = await sql<ClaimedDelivery>`
-    with candidates as (
-      select d.company_id, d.endpoint_id, d.seq, row_number() over (partition by d.endpoint_id order by d.seq) as n
-      from (select d.company_id, d.endpoint_id, d.seq
+    with due as (
+      select d.company_id, d.endpoint_id, d.seq
       from webhook_deliveries d
       join webhook_endpoints e on e.company_id = d.company_id and e.id = d.endpoint_id and e.is_active
       where d.state = 'pending'
         and (d.next_attempt_at is null or d.next_attempt_at <= ${now})
-        -- An endpoint with all its lanes busy (a silent receiver) is passed over, so the others'
-        -- deliveries behind its backlog are reached.
-        and d.endpoint_id <> all(${full}::uuid[])
         -- Endpoint and record ids are unique across workspaces and record types: matched on
         -- them alone, this can only be read through webhook_deliveries_record_idx (with the
         -- workspace too, a planner with stale statistics reads every delivery of the endpoint
@@ -132,18 +117,6 @@ export async function claimDue(
             as u(company_id, record_id, first_seq)
           where u.company_id = d.company_id and u.record_id = d.record_id and u.first_seq < d.change_seq
         )
-      order by d.seq
-      -- Room for several endpoints' first deliveries when one endpoint's come first.
-      limit ${limit * 4}) d
-    ), due as (
-      -- Each endpoint's first, up to its free lanes; only these are locked (a lock writes the row),
-      -- and checked again once locked, for a claim another process made meanwhile.
-      select d.company_id, d.endpoint_id, d.seq
-      from candidates c
-      join webhook_deliveries d on d.company_id = c.company_id and d.endpoint_id = c.endpoint_id and d.seq = c.seq
-      left join unnest(${busy.map(([id]) => id)}::uuid[], ${busy.map(([, n]) => n)}::int[]) as b(endpoint_id, n) on b.endpoint_id = c.endpoint_id
-      where (c.endpoint_id = any(${[...lanes.fast]}::uuid[]) or c.n <= ${lanes.perEndpoint} - coalesce(b.n, 0))
-        and d.state = 'pending' and (d.next_attempt_at is null or d.next_attempt_at <= ${now})
       order by d.seq
       limit ${limit}
       for update of d skip locked

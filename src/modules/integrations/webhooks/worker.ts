@@ -37,6 +37,11 @@ export interface WebhookWorkerDeps {
   concurrency?: number;
   /** An attempt's deadline (REQUEST_TIMEOUT_MS; shorter in tests). */
   requestTimeoutMs?: number;
+  /**
+   * The endpoints whose last attempt answered 2xx within FAST_MS: they may take every lane, others
+   * PER_ENDPOINT_LANES at once. Made by the first pass and kept here for the next ones.
+   */
+  fast?: Set<string>;
 }
 
 export interface DeliveryRunSummary {
@@ -120,92 +125,48 @@ async function deliverOne(deps: WebhookWorkerDeps, d: ClaimedDelivery, creators:
   return 'failed';
 }
 
+/** An endpoint that answered 2xx within this is fast: it may take every lane. */
+const FAST_MS = 1_000;
+
 /**
- * One pass: fans out the events recorded since the last and sends what is due, `concurrency` at a
- * time, claiming more whenever a lane is free (never waiting for the slowest of a batch), until
- * nothing more is due or `keepGoing` says stop; how each ended. An endpoint gets at most
- * PER_ENDPOINT_LANES at once (claimDue) until it has answered promptly, and again once it does
- * not: a silent receiver holds a few lanes for its deadline, never the others' events, while a
- * receiver that keeps up gets all of them.
+ * One pass: fans out the events recorded since the last, then claims a batch of due deliveries and
+ * sends them, `concurrency` at a time; how each ended. An endpoint that is not known to answer
+ * promptly (`fast`) gets PER_ENDPOINT_LANES at once: its further deliveries of the batch are put
+ * back, due again for the next pass, rather than waited for. So a silent receiver holds a few
+ * lanes for its deadline, and the pass (and the events that came meanwhile) waits at most that.
  */
-export async function deliverDueWebhooks(deps: WebhookWorkerDeps, keepGoing: () => boolean = () => true): Promise<DeliveryRunSummary> {
-  const concurrency = deps.concurrency ?? 32;
+export async function deliverDueWebhooks(deps: WebhookWorkerDeps): Promise<DeliveryRunSummary> {
+  const behind = await fanOutEvents(deps.db);
+  const now = deps.clock();
+  const claimed = await claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), deps.batchSize ?? 200, behind);
   const summary: DeliveryRunSummary = { delivered: 0, retried: 0, failed: 0 };
   const creators = new Map<string, DisabledReason | null>();
+  const fast = (deps.fast ??= new Set<string>());
   const busy = new Map<string, number>();
-  // Endpoints whose last attempt answered 2xx within FAST_MS: they may take every free lane.
-  const fast = new Set<string>();
-  const running = new Set<Promise<void>>();
-  let failure: { err: unknown } | null = null;
-  let finished = 0;
-  let wake: (() => void) | null = null;
-  let behind: Awaited<ReturnType<typeof fanOutEvents>> | null = null;
-  let fannedOutAt = 0;
-  const send = (d: ClaimedDelivery) => {
-    busy.set(d.endpoint_id, (busy.get(d.endpoint_id) ?? 0) + 1);
-    const started = performance.now();
-    const task: Promise<void> = deliverOne(deps, d, creators)
-      .then((outcome) => {
+  let next = 0;
+  const lane = async () => {
+    while (next < claimed.length) {
+      const d = claimed[next++]!;
+      const sending = busy.get(d.endpoint_id) ?? 0;
+      if (!fast.has(d.endpoint_id) && sending >= PER_ENDPOINT_LANES) {
+        await putBack(deps.db, d);
+        continue;
+      }
+      busy.set(d.endpoint_id, sending + 1);
+      const started = performance.now();
+      try {
+        const outcome = await deliverOne(deps, d, creators);
         if (outcome !== 'held') summary[outcome]++;
         if (outcome === 'delivered' && performance.now() - started < FAST_MS) fast.add(d.endpoint_id);
         else fast.delete(d.endpoint_id);
-      })
-      .catch((err: unknown) => {
-        failure ??= { err };
-      })
-      .finally(() => {
-        running.delete(task);
+      } finally {
         busy.set(d.endpoint_id, busy.get(d.endpoint_id)! - 1);
-        finished++;
-        wake?.();
-      });
-    running.add(task);
-  };
-  /** Until `n` more sends finished (or all), or `ms` passed: a claim is a query, worth a few lanes. */
-  const settle = (n: number, ms: number) =>
-    new Promise<void>((resolve) => {
-      const target = finished + n;
-      const done = () => {
-        clearTimeout(timer);
-        wake = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      wake = () => {
-        if (finished >= target || running.size === 0) done();
-      };
-    });
-  for (;;) {
-    const free = concurrency - running.size;
-    let short = true;
-    if (free > 0 && !failure && keepGoing()) {
-      // New events are fanned out at most every FAN_OUT_EVERY_MS within a pass: a claim is worth a
-      // few lanes, a fan-out many. Until the next one no delivery is added, so `behind` still holds.
-      if (behind === null || performance.now() - fannedOutAt >= FAN_OUT_EVERY_MS) {
-        behind = await fanOutEvents(deps.db);
-        fannedOutAt = performance.now();
       }
-      const now = deps.clock();
-      const want = Math.min(free, deps.batchSize ?? 200);
-      const claimed = await claimDue(deps.db, now, new Date(now.getTime() + LEASE_MS), want, behind, { busy, perEndpoint: PER_ENDPOINT_LANES, fast });
-      for (const d of claimed) send(d);
-      short = claimed.length < want;
     }
-    if (running.size === 0) break;
-    // Nothing more was due (or every lane is busy): claim again once a few lanes are free again,
-    // or soon, for what falls due meanwhile (a running endpoint's next delivery, new events).
-    if (short || running.size >= concurrency) await settle(Math.min(running.size, CLAIM_EVERY), CLAIM_WAIT_MS);
-  }
-  if (failure) throw (failure as { err: unknown }).err;
+  };
+  await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 32, claimed.length) }, lane));
   return summary;
 }
-
-/** Within a pass, a new claim waits for this many sends to finish, or CLAIM_WAIT_MS. */
-const CLAIM_EVERY = 8;
-const CLAIM_WAIT_MS = 20;
-const FAN_OUT_EVERY_MS = 100;
-/** An endpoint that answered within this is fast: it may take every free lane. */
-const FAST_MS = 1_000;
 
 /** Runs until nothing is due, then sleeps `intervalMs`; prunes the log hourly. Returns how to stop. */
 export function startWebhookWorker(deps: WebhookWorkerDeps, intervalMs: number, onError: (err: unknown) => void): () => Promise<void> {
@@ -214,7 +175,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps, intervalMs: number, 
     intervalMs,
     async () => {
       while (!stopping) {
-        const s = await deliverDueWebhooks(deps, () => !stopping);
+        const s = await deliverDueWebhooks(deps);
         if (s.delivered + s.retried + s.failed === 0) return;
       }
     },
