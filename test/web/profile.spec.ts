@@ -170,6 +170,9 @@ test.describe('the first start’s owner', () => {
     await page.getByRole('textbox', { name: 'First name' }).fill('Ada');
     await page.getByRole('textbox', { name: 'Last name' }).fill('Lovelace');
     await page.getByRole('textbox', { name: 'E-mail address' }).fill(email);
+    // The business's name, the sender of the invoices: the first start's "My workspace" until changed here.
+    await expect(page.getByRole('textbox', { name: 'Business name' })).toHaveValue(company.name);
+    await page.getByRole('textbox', { name: 'Business name' }).fill('Lovelace Analytical Engines');
     await page.getByRole('button', { name: 'Save and continue' }).click();
     await expect(page).toHaveURL('/settings/password', SAVING);
     await page.getByLabel('Password', { exact: true }).fill('the analytical engine');
@@ -183,6 +186,7 @@ test.describe('the first start’s owner', () => {
     await expect(page).toHaveURL('/');
     const row = await sheaf.db.selectFrom('users').select(['email', 'first_name']).where('id', '=', owner.user_id).executeTakeFirstOrThrow();
     expect(row).toEqual({ email, first_name: 'Ada' });
+    expect((await sheaf.db.selectFrom('companies').select('name').where('id', '=', company.id).executeTakeFirstOrThrow()).name).toBe('Lovelace Analytical Engines');
     await expectClean(page);
   });
 });

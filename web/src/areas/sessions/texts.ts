@@ -92,6 +92,8 @@ const en = {
   welcome: {
     title: 'Welcome to Sheaf',
     intro: 'Your workspace is ready. Before you start, tell us who you are: invoices, invitations and password resets use your name and e-mail address.',
+    businessName: 'Business name',
+    businessNameHint: 'Your invoices name it as the sender; its address goes under Settings → Workspace.',
     submit: 'Save and continue',
   },
   sso: {
@@ -200,6 +202,8 @@ export const { useTexts: useSessionTexts, t: sessionTexts } = defineTexts('sessi
     title: 'Willkommen bei Sheaf',
     intro:
       'Ihr Arbeitsbereich ist bereit. Bevor Sie beginnen, sagen Sie uns, wer Sie sind: Rechnungen, Einladungen und das Zurücksetzen von Passwörtern verwenden Ihren Namen und Ihre E-Mail-Adresse.',
+    businessName: 'Firmenname',
+    businessNameHint: 'Ihre Rechnungen nennen ihn als Absender; die Anschrift tragen Sie unter Einstellungen → Arbeitsbereich ein.',
     submit: 'Speichern und fortfahren',
   },
   sso: {
