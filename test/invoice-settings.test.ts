@@ -203,6 +203,8 @@ describe('reading and changing the settings', () => {
       [{ default_payment_term: 'net_30', default_payment_days: 10 }, 'default_payment_days'],
       [{ country_code: 'XX' }, 'country_code'],
       [{ country_code: 'DEU' }, 'country_code'],
+      [{ country_code: 'DD' }, 'country_code'], // withdrawn: ICU still names it "Germany"
+      [{ country_code: 'UK' }, 'country_code'], // exceptionally reserved: the United Kingdom is GB
       [{ country_code: 5 }, 'country_code'],
       [{ postal_code: 'x'.repeat(21) }, 'postal_code'],
       [{ vat_exemption_reason: 'x'.repeat(256) }, 'vat_exemption_reason'],

@@ -1,10 +1,12 @@
 /**
  * Countries for e-invoice addresses: ISO 3166-1 alpha-2 codes, named in the UI's language.
  * The same rule as the server (src/i18n/countries.ts): a code is a country when Intl can
- * name it, except the reserved and user-assigned ranges and the groupings ICU still names;
- * XI (Northern Ireland) is one, as EN 16931's list takes it. The server checks again.
+ * name it, except the reserved and user-assigned ranges, the groupings ICU still names, and
+ * the withdrawn and exceptionally reserved codes ICU names as a country of today (DD reads
+ * "Germany", UK "United Kingdom": an e-invoice needs DE, GB); XI (Northern Ireland) is one, as
+ * EN 16931's list takes it. The server checks again.
  */
-const NOT_COUNTRIES = /^(AA|Q[M-Z]|X[A-Z]|ZZ|EU|EZ|UN)$/;
+const NOT_COUNTRIES = /^(AA|Q[M-Z]|X[A-Z]|ZZ|EU|EZ|UN|AN|BU|CS|DD|DY|FX|HV|NH|RH|SU|TP|VD|YD|YU|ZR|UK|AC|CP|DG|EA|IC|TA)$/;
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 let codes: string[] | undefined;
