@@ -267,6 +267,19 @@ describe('the other trackers', () => {
     expect(client.currency).toBe('EUR');
   });
 
+  it('Harvest: a row the old tracker invoiced is imported billed, so no Sheaf invoice bills it again', async () => {
+    const header = fixture('harvest').toString().split('\n')[0];
+    const row = (notes: string, invoiced: string) => `2024-05-02,Fabrikam,Invoiced before,INV-1,Analysis,${notes},2.0,Yes,${invoiced},No,Ada,Known,,Yes,110.0,220.0,0.0,0.0,Euro - EUR,`;
+    const res = await post(admin, '/web/api/imports', [header, row('Invoiced in Harvest', 'Yes'), row('Not yet invoiced', 'No')].join('\n'));
+    expect(res.statusCode, res.body).toBe(201);
+    const rows = await sql<{ notes: string; is_billed: boolean; billable: boolean }>`
+      select notes, is_billed, billable from time_entries where company_id = ${companyId} and notes in ('Invoiced in Harvest', 'Not yet invoiced') order by notes`.execute(ctx.db);
+    expect(rows.rows).toEqual([
+      { notes: 'Invoiced in Harvest', is_billed: true, billable: true },
+      { notes: 'Not yet invoiced', is_billed: false, billable: true },
+    ]);
+  });
+
   it('Harvest: identical rows are as many entries (two separate hours are two hours), and the same file again adds nothing', async () => {
     const header = fixture('harvest').toString().split('\n')[0];
     const row = (notes: string) => `2024-04-22,Fabrikam,Support desk,SUP-1,Analysis,${notes},1.0,Yes,No,No,Ada,Known,,Yes,110.0,110.0,0.0,0.0,Euro - EUR,`;

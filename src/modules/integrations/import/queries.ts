@@ -70,6 +70,8 @@ export interface EntryValues {
   ended_time: string | null;
   notes: string | null;
   billable: boolean;
+  /** Invoiced in the old tracker: billed, on no Sheaf invoice. */
+  is_billed: boolean;
   external_reference: string;
 }
 
@@ -96,9 +98,9 @@ export async function insertEntries(trx: Tx, companyId: string, entries: EntryVa
     const col = <K extends keyof EntryValues>(k: K) => chunk.map((e) => e[k]);
     await sql`
       insert into time_entries (company_id, id, user_id, project_id, task_id, spent_date, duration_seconds, hours_entered,
-        started_time, ended_time, notes, billable, billable_rate, source, external_reference, created_by, created_at, updated_at)
+        started_time, ended_time, notes, billable, is_billed, billable_rate, source, external_reference, created_by, created_at, updated_at)
       select ${companyId}::uuid, v.id, v.user_id, v.project_id, v.task_id, v.spent_date, v.duration_seconds, v.hours_entered,
-        v.started_time, v.ended_time, v.notes, v.billable,
+        v.started_time, v.ended_time, v.notes, v.billable, v.is_billed,
         ${billableRateSql(companyId, {
           billable: sql<boolean>`v.billable`,
           projectId: sql<string>`v.project_id`,
@@ -110,8 +112,8 @@ export async function insertEntries(trx: Tx, companyId: string, entries: EntryVa
       from unnest(${col('id')}::uuid[], ${col('user_id')}::uuid[], ${col('project_id')}::uuid[], ${col('task_id')}::uuid[],
         ${col('spent_date')}::date[], ${col('duration_seconds')}::integer[], ${col('hours_entered')}::numeric[],
         ${col('started_time')}::text[], ${col('ended_time')}::text[], ${col('notes')}::text[], ${col('billable')}::boolean[],
-        ${col('external_reference')}::jsonb[])
-        as v (id, user_id, project_id, task_id, spent_date, duration_seconds, hours_entered, started_time, ended_time, notes, billable, external_reference)`.execute(
+        ${col('is_billed')}::boolean[], ${col('external_reference')}::jsonb[])
+        as v (id, user_id, project_id, task_id, spent_date, duration_seconds, hours_entered, started_time, ended_time, notes, billable, is_billed, external_reference)`.execute(
       trx,
     );
   }

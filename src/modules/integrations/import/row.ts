@@ -46,6 +46,11 @@ export interface ImportRow {
    * earlier imports gave it and importing the file again adds nothing.
    */
   fileBillable?: boolean;
+  /**
+   * The old tracker invoiced it already (Harvest's "Invoiced?"): imported billed, so the
+   * uninvoiced report leaves it out and no Sheaf invoice bills it a second time.
+   */
+  billedElsewhere?: boolean;
   /** The billable hourly rate, an exact decimal string with at most two places, or null. */
   rate: string | null;
   /** The entry's billable amount when the rate was derived from it (Toggl gives amounts, not rates). */

@@ -217,6 +217,7 @@ export async function importFile(db: Kysely<DB>, p: Principal, data: Buffer | st
       ended_time: r.row.endTime,
       notes: r.row.notes,
       billable: r.row.billable,
+      is_billed: r.row.billedElsewhere === true,
       external_reference: JSON.stringify({ service: IMPORT_SERVICE, service_name: TRACKER_NAMES[plan.tracker], id: r.ref }),
     }));
     await insertEntries(trx, companyId, entries, { source: options.source, createdBy: actingUserId(p), now: options.now });

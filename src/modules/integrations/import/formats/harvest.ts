@@ -42,6 +42,7 @@ export const harvest: TrackerFormat = {
       hours,
       notes: notesCell(r, 'Notes'),
       billable,
+      billedElsewhere: billable && header.includes('Invoiced?') && yesNo(r, 'Invoiced?'),
       rate: rate !== null && Number(rate) > 0 ? rate : null,
       amount: null,
       currency: header.includes('Currency') ? currencyCell(r, 'Currency') : null,
