@@ -353,6 +353,8 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     const expense = await callTool(client, 'record_llm_usage', { project_id: projectId, model: 'm', cost: 0.123 });
     expect(expense.isError).toBe(true);
     expect(expense.text).toMatch(/^HTTP 400 .*\(field: total_cost\)/);
+    // The tool's argument is named too where the API's field has another name.
+    expect(expense.text).toMatch(/\nArgument: cost$/);
     // An empty model name would be an expense that says nothing of what it cost for.
     const nameless = await callTool(client, 'record_llm_usage', { project_id: projectId, model: '', cost: 1 });
     expect(nameless.isError).toBe(true);

@@ -30,6 +30,13 @@ const expected = (err: unknown): err is Error => err instanceof ApiRefusal || er
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
+/** The API names its own field; where the tool's argument has another name, the refusal says which to correct. */
+function argumentNote(err: Error, argumentOf: Record<string, string> | undefined): string {
+  const field = err instanceof ApiRefusal ? (err.answer.body as { field?: unknown } | null)?.field : undefined;
+  const argument = typeof field === 'string' ? argumentOf?.[field] : undefined;
+  return argument ? `\nArgument: ${argument}` : '';
+}
+
 export function createMcpServer({ api, now = () => new Date() }: McpServerOptions): McpServer {
   const server = new McpServer({ name: 'sheaf', title: 'Sheaf', version: VERSION }, { instructions: INSTRUCTIONS });
   const ctx = { api, now };
@@ -47,7 +54,7 @@ export function createMcpServer({ api, now = () => new Date() }: McpServerOption
         try {
           return { content: [{ type: 'text', text: json(await t.run(ctx, args as never)) }] };
         } catch (err) {
-          if (expected(err)) return { isError: true, content: [{ type: 'text', text: err.message }] };
+          if (expected(err)) return { isError: true, content: [{ type: 'text', text: err.message + argumentNote(err, t.argumentOf) }] };
           throw err;
         }
       },

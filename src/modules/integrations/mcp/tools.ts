@@ -27,6 +27,8 @@ interface ToolDef<S extends z.ZodObject> {
   input: S;
   /** Reads only (no change in Sheaf). */
   readOnly: boolean;
+  /** The tool's argument behind an API field a refusal names, where the names differ (total_cost is cost). */
+  argumentOf?: Record<string, string>;
   run(ctx: ToolContext, args: z.infer<S>): Promise<unknown>;
 }
 
@@ -129,6 +131,7 @@ export const TOOLS = [
       billable: z.boolean().optional().describe('Whether the client is charged for it.'),
     }),
     readOnly: false,
+    argumentOf: { total_cost: 'cost', metadata: 'model' },
     async run({ api, now }, a) {
       const categories = await allPages<{ id: string; name: string }>(api, '/expense_categories', 'expense_categories', { is_active: 'true' });
       const category = categories.find((c) => c.name.toLowerCase() === LLM_USAGE_CATEGORY.toLowerCase());
@@ -246,6 +249,15 @@ export const TOOLS = [
       notes: z.string().optional(),
     }),
     readOnly: false,
+    argumentOf: {
+      'line_items_import.project_ids': 'project_ids',
+      'line_items_import.time.from': 'from',
+      'line_items_import.time.to': 'to',
+      'line_items_import.expenses.from': 'from',
+      'line_items_import.expenses.to': 'to',
+      'line_items_import.time.summary_type': 'time_summary_type',
+      'line_items_import.expenses.summary_type': 'expenses_summary_type',
+    },
     run({ api }, a) {
       const { project_ids, from, to, include_time, include_expenses, time_summary_type, expenses_summary_type, ...invoice } = a;
       const part = (summary: string) => ({ summary_type: summary, from, to });
