@@ -8,7 +8,7 @@ const en = {
   loading: 'Loading the webhook endpoints…',
   empty: {
     title: 'No webhook endpoints yet',
-    text: 'A webhook endpoint is a URL of your own server or another service. When something happens in this workspace, such as a client created or an invoice paid, Sheaf posts the event there as JSON, signed by the Standard Webhooks scheme (the webhook-signature header), and retries for a day when the receiver does not answer.',
+    text: 'A webhook endpoint is a URL of your own server or another service. When something happens in this workspace, such as a client created or an invoice paid, Sheaf posts the event there as JSON, signed by the Standard Webhooks scheme (the webhook-signature header), and retries for about 27 hours (8 attempts) when the receiver does not answer.',
   },
   listLabel: 'Webhook endpoints',
   add: 'Add endpoint',
@@ -146,7 +146,7 @@ export const { useTexts: useWebhookTexts, t: webhookTexts } = defineTexts('webho
   loading: 'Die Webhook-Endpunkte werden geladen…',
   empty: {
     title: 'Noch keine Webhook-Endpunkte',
-    text: 'Ein Webhook-Endpunkt ist eine URL Ihres eigenen Servers oder eines anderen Dienstes. Geschieht etwas in diesem Arbeitsbereich, etwa ein Kunde angelegt oder eine Rechnung bezahlt, sendet Sheaf das Ereignis als JSON dorthin, signiert nach dem Standard-Webhooks-Verfahren (Header webhook-signature), und versucht es einen Tag lang erneut, wenn der Empfänger nicht antwortet.',
+    text: 'Ein Webhook-Endpunkt ist eine URL Ihres eigenen Servers oder eines anderen Dienstes. Geschieht etwas in diesem Arbeitsbereich, z. B. ein Kunde angelegt oder eine Rechnung bezahlt, sendet Sheaf das Ereignis als JSON dorthin, signiert nach dem Standard-Webhooks-Verfahren (Header webhook-signature), und versucht es etwa 27 Stunden lang erneut (8 Versuche), wenn der Empfänger nicht antwortet.',
   },
   listLabel: 'Webhook-Endpunkte',
   add: 'Endpunkt hinzufügen',
