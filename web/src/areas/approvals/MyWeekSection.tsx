@@ -39,10 +39,11 @@ export function MyWeekSection({ date }: { date?: string }) {
         <h2 id="my-week" className="text-lg font-semibold text-stone-900">
           {t('myWeek.title', { week: format.dayRange(week.from, week.to) })}
         </h2>
+        {/* Each link a 24 px target (WCAG 2.5.8): wrapped onto two lines at 390 px in German, they would touch. */}
         <nav aria-label={t('myWeek.weeks')} className="flex flex-wrap gap-x-4 text-sm">
-          <Link href={`/approvals?date=${addDays(week.from, -7)}`}>{t('myWeek.previous')}</Link>
-          <Link href={`/approvals?date=${week.today}`}>{t('myWeek.current')}</Link>
-          <Link href={`/approvals?date=${addDays(week.from, 7)}`}>{t('myWeek.next')}</Link>
+          <Link className="py-0.5" href={`/approvals?date=${addDays(week.from, -7)}`}>{t('myWeek.previous')}</Link>
+          <Link className="py-0.5" href={`/approvals?date=${week.today}`}>{t('myWeek.current')}</Link>
+          <Link className="py-0.5" href={`/approvals?date=${addDays(week.from, 7)}`}>{t('myWeek.next')}</Link>
         </nav>
       </div>
       {!week.approvals_enabled && <Alert tone="info">{t('myWeek.off')}</Alert>}
