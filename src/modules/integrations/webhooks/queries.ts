@@ -170,7 +170,8 @@ export async function recordOutcome(
  * Puts a claimed delivery back unsent, as if it had not been claimed: its attempt is given back
  * (the retry budget counts what was sent), and a delivery never sent before has no attempt times
  * again. Its last status and error stay those of its last real attempt. Only while the claim is
- * still this worker's. Its next attempt is none: it waits for its endpoint to be turned on again.
+ * still this worker's. Its next attempt is none: due at once while its endpoint is on (a delivery
+ * a pass left for the next, worker.ts), else once it is turned on again (a held one).
  */
 export async function putBack(db: Kysely<DB>, d: Claim): Promise<boolean> {
   const first = d.attempts === 1;

@@ -4,9 +4,14 @@ import { DATE_FORMATS, DURATION_FORMATS, LANGUAGES, THEMES } from '../users/inde
 
 /** The schemas the web app's sign-in shares with the profile and the invitations. */
 
+/** One of the languages Sheaf's catalogs have. */
+function language(description: string) {
+  return Type.Union(LANGUAGES.map((l) => Type.Literal(l)), { description });
+}
+
 /** A person's display preferences (Settings → Profile). */
 export const Preferences = Type.Object({
-  language: Type.Union(LANGUAGES.map((l) => Type.Literal(l)), { description: 'The web app\'s language.' }),
+  language: language('The web app\'s language.'),
   date_format: Type.Union(DATE_FORMATS.map((f) => Type.Literal(f)), { description: 'How dates are shown.' }),
   duration_format: Type.Union(DURATION_FORMATS.map((f) => Type.Literal(f)), { description: 'Durations as hours:minutes (1:30) or decimal hours (1.50).' }),
   theme: Type.Union(THEMES.map((t) => Type.Literal(t)), { description: 'The colour theme: the device\'s (system), light or dark.' }),
@@ -53,9 +58,7 @@ export const Token = Type.Object({ token: Type.String({ maxLength: 200 }) }, { a
  * The language of the page a link was opened on (the browser's, before anyone chose one): an
  * account that has never signed in takes it, so its first pages and e-mails are in it.
  */
-export const PageLanguage = Type.Optional(
-  Type.Union(LANGUAGES.map((l) => Type.Literal(l)), { description: "The page's language; an account that has never signed in (no password yet) takes it as its own." }),
-);
+export const PageLanguage = Type.Optional(language("The page's language; an account that has never signed in (no password yet) takes it as its own."));
 
 export const SignInLink = Type.Object({ token: Type.String({ maxLength: 200 }), language: PageLanguage }, { additionalProperties: false });
 
