@@ -27,3 +27,12 @@ export function serverUrl(raw: string, source: string): string {
   }
   return text.replace(/\/+$/, '').replace(/\/api\/v2$/i, '').replace(/\/+$/, '');
 }
+
+/**
+ * The URL's host is this machine (localhost, 127.x, ::1): single sign-on may talk plain HTTP to
+ * such an issuer (a development provider), and e-mail links to it reach nobody else.
+ */
+export function isLoopbackUrl(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}

@@ -4,6 +4,7 @@ import { publicUrlOf, type Config } from './config.ts';
 import { openDatabase, type Database } from './db/database.ts';
 import { migrate } from './db/migrate.ts';
 import { settleSecretKeys } from './auth/server-secret-key.ts';
+import { isLoopbackUrl } from './server-url.ts';
 
 export function openConfiguredDatabase(config: Config): Promise<Database> {
   return openDatabase({
@@ -108,9 +109,6 @@ async function startWebhookDelivery(config: Config, database: Database, app: Fas
   );
 }
 
-/** A loopback address (the default when PUBLIC_URL is not set): links to it work on this machine only. */
-const publicUrlIsLocal = (url: string) => /^https?:\/\/(localhost|127\.[\d.]+|\[::1\])(:\d+)?(\/|$)/i.test(url);
-
 /**
  * Opens the database, applies migrations and listens; on an empty embedded
  * database it then creates the first workspace (after listening, so a port
@@ -135,7 +133,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     if (firstStart) app.log.info({ workspace_id: firstStart.workspace_id }, 'first start: created a workspace, its owner and a full-access key');
     // An upgrade says what it did (an empty database's first start applies them all: not news).
     else if (applied.length) app.log.info({ migrations: applied }, `applied ${applied.length} database migration(s): ${applied[0]} to ${applied.at(-1)}`);
-    if (config.smtpUrl && publicUrlIsLocal(config.publicUrl)) {
+    if (config.smtpUrl && isLoopbackUrl(new URL(config.publicUrl))) {
       app.log.warn(`e-mail delivery is on, but its links point at ${config.publicUrl}, which only this machine reaches: set PUBLIC_URL to the address people use`);
     }
     if (generated) app.log.info({ file: generated }, 'no SHEAF_SECRET_KEY: wrote a new key for secrets at rest (keep it with the data)');

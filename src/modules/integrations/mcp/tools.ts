@@ -331,13 +331,17 @@ export async function weekSummary(api: ApiCaller, day: string, weekStart: WeekSt
  */
 async function mayReadTimeOf(api: ApiCaller, userId: string, period: { from: string; to: string }, { whole } = { whole: true }) {
   const id = userId.toLowerCase();
-  const team = await allPages<{ user_id: string }>(api, '/reports/time/team', 'results', period).catch((err: unknown) => {
-    if (err instanceof ApiRefusal && err.answer.status === 403) {
-      throw new ToolRefusal('You may read only your own time: leave user_id out (or give your own id).');
-    }
+  const othersRefused = (err: unknown): never => {
+    if (err instanceof ApiRefusal && err.answer.status === 403) throw new ToolRefusal('You may read only your own time: leave user_id out (or give your own id).');
     throw err;
-  });
-  if (whole && team.some((r) => r.user_id === id)) return;
+  };
+  if (whole) {
+    const team = await allPages<{ user_id: string }>(api, '/reports/time/team', 'results', period).catch(othersRefused);
+    if (team.some((r) => r.user_id === id)) return;
+  } else {
+    // Whether any other person's time may be read at all: the report's 403 alone, one row asked for.
+    await ok(api, 'GET', '/reports/time/team', { query: { ...period, per_page: 1 } }).catch(othersRefused);
+  }
   const people = await allPages<{ id: string; first_name: string; last_name: string }>(api, '/users', 'users');
   const person = people.find((p) => p.id === id);
   if (!person) throw new ToolRefusal(`Not found: no person with user_id '${userId}' in this workspace that you can see (field: user_id).`);

@@ -1,5 +1,5 @@
 import * as oidc from 'openid-client';
-import { isLoopbackUrl } from './rules.ts';
+import { isLoopbackUrl } from '../../../server-url.ts';
 
 /**
  * The identity provider, through openid-client (v6): discovery, the authorization URL with

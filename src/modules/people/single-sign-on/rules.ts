@@ -44,8 +44,3 @@ export function safeNext(value: string | undefined | null): string {
   return value;
 }
 
-/** The issuer's host is this machine: openid-client may talk plain HTTP to it (a development or test provider). */
-export function isLoopbackUrl(url: URL): boolean {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
