@@ -226,6 +226,9 @@ describe('bad input', () => {
     const badFormat = await post(admin, '/web/api/imports', fixture('kimai'), { format: 'excel' });
     expect(badFormat.statusCode).toBe(400);
     expect(badFormat.json()).toMatchObject({ field: 'format' });
+    const badOrder = await post(admin, '/web/api/imports', fixture('clockify'), { date_order: 'year_first' });
+    expect(badOrder.statusCode).toBe(400);
+    expect(badOrder.json()).toMatchObject({ error: 'invalid_request', field: 'date_order' });
 
     const json = await request(ctx.app, admin, { method: 'POST', url: '/web/api/imports', payload: { file: 'x' } });
     expect(json.statusCode).toBe(400);
@@ -312,6 +315,27 @@ describe('the other trackers', () => {
     expect(await logged('Printer setup')).toEqual({ n: '2', hours: '2.000000', ref: `${keyOnce} ${keyOnce}:2` });
   });
 
+  it('Clockify with day-first dates: told from the file, or chosen when every date reads either way', async () => {
+    const [header, ...rows] = fixture('clockify').toString().trim().split('\n');
+    const dayFirst = (d: string) => rows[0].replaceAll('"03/04/2024"', `"${d}"`).replace('Login screen', `Login screen ${d}`);
+    // 31/03 tells the order: both rows are day first.
+    const told = await post(admin, '/web/api/imports/preview', [header, dayFirst('05/03/2024'), dayFirst('31/03/2024')].join('\n'));
+    expect(told.statusCode, told.body).toBe(200);
+    expect(told.json()).toMatchObject({ rows: 2, warnings_count: 0 });
+    // Only 05/03: read month first unless told, with a warning that names the date and how it was read.
+    const either = [header, dayFirst('05/03/2024')].join('\n');
+    const guessed = await post(admin, '/web/api/imports/preview', either);
+    expect(guessed.json()).toMatchObject({
+      warnings_count: 1,
+      warnings: [{ line: 2, problem: 'dates_read_month_first', values: { column: 'Start Date', value: '05/03/2024', read_as: '2024-05-03' } }],
+    });
+    const chosen = await post(admin, '/web/api/imports', either, { date_order: 'day_first' });
+    expect(chosen.statusCode, chosen.body).toBe(201);
+    expect(chosen.json()).toMatchObject({ warnings_count: 0, created: { time_entries: 1 } });
+    const stored = await sql<{ spent_date: string }>`select spent_date::text from time_entries where company_id = ${companyId} and notes = 'Login screen 05/03/2024'`.execute(ctx.db);
+    expect(stored.rows).toEqual([{ spent_date: '2024-03-05' }]);
+  });
+
   it("previews Kimai's German export as the English one, its rates kept", async () => {
     const res = await post(admin, '/web/api/imports/preview', fixture('kimai-de'));
     expect(res.statusCode, res.body).toBe(200);
@@ -391,8 +415,8 @@ describe('sheaf import', () => {
     expect(listed.code).toBe(2);
     expect(listed.stderr).toBe(
       [
-        `sheaf: ${worse}: Line 2: Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY). (and 1 more line; nothing was imported)`,
-        "  Line 2: Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY).",
+        `sheaf: ${worse}: Line 2: Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY, DD/MM/YYYY or DD.MM.YYYY). (and 1 more line; nothing was imported)`,
+        "  Line 2: Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY, DD/MM/YYYY or DD.MM.YYYY).",
         "  Line 3: Date '2024-02-30' is not a date.",
         '',
       ].join('\n'),
@@ -401,11 +425,11 @@ describe('sheaf import', () => {
     expect(listedJson.code).toBe(2);
     expect(listedJson.error).toEqual({
       error: 'invalid_request',
-      message: `${worse}: Line 2: Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY). (and 1 more line; nothing was imported)`,
+      message: `${worse}: Line 2: Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY, DD/MM/YYYY or DD.MM.YYYY). (and 1 more line; nothing was imported)`,
       field: 'file',
       // Each line also as a word with its values, for a reader in another language (problems.ts).
       problems: [
-        { line: 2, message: "Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY).", problem: 'not_a_date_format', values: { column: 'Date', value: 'someday' } },
+        { line: 2, message: "Date 'someday' is not a date (YYYY-MM-DD, MM/DD/YYYY, DD/MM/YYYY or DD.MM.YYYY).", problem: 'not_a_date_format', values: { column: 'Date', value: 'someday' } },
         { line: 3, message: "Date '2024-02-30' is not a date.", problem: 'not_a_date', values: { column: 'Date', value: '2024-02-30' } },
       ],
     });
@@ -420,6 +444,9 @@ describe('sheaf import', () => {
     const usage = await sheaf('import', '--workspace', companyId, '--format', 'excel', file);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--format must be one of toggl, clockify, harvest, solidtime, kimai');
+    const order = await sheaf('import', '--workspace', companyId, '--date-order', 'day-first', file);
+    expect(order.code).toBe(2);
+    expect(order.stderr).toContain('--date-order must be one of month_first, day_first (or auto)');
     const missing = await sheaf('import', '--workspace', companyId, join(dir, 'nope.csv'));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no such file');

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { operatorPrincipal } from '../access/operator.ts';
-import { importFile, TRACKERS, type ImportReport, type Tracker } from '../modules/integrations/import/index.ts';
+import { DATE_ORDERS, importFile, TRACKERS, type DateOrder, type ImportReport, type Tracker } from '../modules/integrations/import/index.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';
 import { requireWorkspace } from './lookups.ts';
@@ -8,7 +8,7 @@ import { workspaceOption } from './options.ts';
 import { print, table, UsageError } from './output.ts';
 
 /**
- * `sheaf import --workspace ID [--format T] [--dry-run] FILE`: another tracker's export into
+ * `sheaf import --workspace ID [--format T] [--date-order O] [--dry-run] FILE`: another tracker's export into
  * a workspace, as the operator, through the Import page's service (the same mapping,
  * idempotency and all-or-nothing transaction). Like `sheaf admin`, it opens the database.
  */
@@ -19,6 +19,7 @@ interface ImportInput {
   id: string;
   file: string;
   tracker: Tracker | undefined;
+  dates: DateOrder | undefined;
   dryRun: boolean;
 }
 
@@ -47,10 +48,10 @@ export function reportText(r: ImportReport): string {
 const commands = [
   admin<ImportInput>({
     name: 'import',
-    usage: `--workspace ID [--format ${TRACKERS.join('|')}] [--dry-run] FILE`,
+    usage: `--workspace ID [--format ${TRACKERS.join('|')}] [--date-order ${DATE_ORDERS.join('|')}] [--dry-run] FILE`,
     summary:
       "import a Toggl Track, Clockify, Harvest, solidtime or Kimai CSV export (time entries, clients, projects, tasks, people, rates); all or nothing, the same file twice adds nothing; --dry-run previews",
-    options: { workspace: str, format: str, 'dry-run': { type: 'boolean' } },
+    options: { workspace: str, format: str, 'date-order': str, 'dry-run': { type: 'boolean' } },
     positionals: ['file'],
     parse(values) {
       const file = values.file;
@@ -59,10 +60,15 @@ const commands = [
       if (format !== undefined && format !== 'auto' && !(TRACKERS as readonly string[]).includes(format)) {
         throw new UsageError(`--format must be one of ${TRACKERS.join(', ')} (or auto), not '${format}'.`);
       }
+      const dates = (values as Record<string, string | undefined>)['date-order'];
+      if (dates !== undefined && dates !== 'auto' && !(DATE_ORDERS as readonly string[]).includes(dates)) {
+        throw new UsageError(`--date-order must be one of ${DATE_ORDERS.join(', ')} (or auto), not '${dates}'.`);
+      }
       return {
         id: workspaceOption(values),
         file,
         tracker: format === undefined || format === 'auto' ? undefined : (format as Tracker),
+        dates: dates === undefined || dates === 'auto' ? undefined : (dates as DateOrder),
         dryRun: (values as Record<string, unknown>)['dry-run'] === true,
       };
     },
@@ -74,7 +80,7 @@ const commands = [
         throw new UsageError(`Cannot read ${input.file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}.`);
       }
       await requireWorkspace(db, input.id);
-      const report = await importFile(db, operatorPrincipal(input.id), data, { tracker: input.tracker, dryRun: input.dryRun, source: 'cli', baseUrl, now: clock() });
+      const report = await importFile(db, operatorPrincipal(input.id), data, { tracker: input.tracker, dates: input.dates, dryRun: input.dryRun, source: 'cli', baseUrl, now: clock() });
       print(output, report, () => reportText(report));
     },
   }),

@@ -173,7 +173,7 @@ describe('files that cannot be imported', () => {
     const unknown = refusal(() => parseExport('Name,Value\nx,1\n'));
     expect(unknown.statusCode).toBe(400);
     expect(unknown.message).toMatch(/^Line 1: the header is not that of a known export/);
-    const wrong = refusal(() => parseExport(fixture('harvest'), 'toggl'));
+    const wrong = refusal(() => parseExport(fixture('harvest'), { tracker: 'toggl' }));
     expect(wrong.message).toMatch(/^Line 1: this is not a Toggl Track export: the header lacks User or Member, Email, Start date, Start time, Duration/);
   });
 
@@ -225,6 +225,50 @@ describe('files that cannot be imported', () => {
     expect(err.message).toMatch(/^Line 2: no member is called 'Ada Known' and the file has no e-mail to invite them/);
     const known = planImport('harvest', rows, { ...nobody, members: [{ user_id: 'u1', email: 'a@x.test', name: 'Ada Known', is_active: true }] });
     expect(known.people).toMatchObject([{ status: 'member', user_id: 'u1' }]);
+  });
+});
+
+describe('the order of day and month', () => {
+  const [header, ...lines] = fixture('clockify').toString().trim().split('\n');
+  // The fixture's rows with their dates as another export writes them (both Start Date and End Date).
+  const dated = (...dates: string[]) => [header, ...dates.map((d, i) => lines[i % lines.length].replaceAll(/"\d\d\/\d\d\/2024"/g, `"${d}"`))].join('\n');
+
+  it('reads a file day first when one of its dates says so (31/03), and every other date of it the same way', () => {
+    const parsed = parseExport(dated('04/03/2024', '31/03/2024', '12/03/2024'));
+    expect(parsed.rows.map((r) => r.date)).toEqual(['2024-03-04', '2024-03-31', '2024-03-12']);
+    expect(parsed.warnings).toEqual([]);
+    // Dashes as Clockify's DD-MM-YYYY writes them.
+    expect(parseExport(dated('04-03-2024', '31-03-2024')).rows.map((r) => r.date)).toEqual(['2024-03-04', '2024-03-31']);
+  });
+
+  it('reads it month first when one of its dates says so (03/31), and warns when none tells', () => {
+    const told = parseExport(dated('04/03/2024', '03/31/2024'));
+    expect(told.rows.map((r) => r.date)).toEqual(['2024-04-03', '2024-03-31']);
+    expect(told.warnings).toEqual([]);
+    const either = parseExport(dated('04/03/2024', '05/03/2024'));
+    expect(either.rows.map((r) => r.date)).toEqual(['2024-04-03', '2024-05-03']);
+    expect(either.warnings).toEqual([
+      {
+        line: 2,
+        problem: 'dates_read_month_first',
+        values: { column: 'Start Date', value: '04/03/2024', read_as: '2024-04-03' },
+        message:
+          "Start Date '04/03/2024' and the file's other dates read either way: they were read month first (2024-04-03); if the file writes the day first, import it with the date order day first.",
+      },
+    ]);
+  });
+
+  it('takes the order the importer chose, without a warning, and refuses the dates that contradict it', () => {
+    const chosen = parseExport(dated('04/03/2024', '05/03/2024'), { dates: 'day_first' });
+    expect(chosen.rows.map((r) => r.date)).toEqual(['2024-03-04', '2024-03-05']);
+    expect(chosen.warnings).toEqual([]);
+    expect(refusal(() => parseExport(dated('04/03/2024', '03/31/2024'), { dates: 'day_first' })).message).toMatch(/^Line 3: Start Date '03\/31\/2024' is not a date/);
+  });
+
+  it('refuses a file that writes both orders, and is not swayed by a note that is a date', () => {
+    expect(refusal(() => parseExport(dated('31/03/2024', '03/31/2024'))).message).toMatch(/^Line 2: Start Date '31\/03\/2024' is not a date/);
+    const note = dated('04/03/2024').replace('"Login screen"', '"31/12/2024"');
+    expect(parseExport(note).rows[0]).toMatchObject({ date: '2024-04-03', notes: '31/12/2024' });
   });
 });
 

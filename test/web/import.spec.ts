@@ -153,7 +153,7 @@ test('a file that cannot be imported says which lines and why, and imports nothi
   await preview.click();
   const lines = alert.getByRole('list', { name: 'Lines at fault' }).getByRole('listitem');
   await expect(lines).toHaveCount(2);
-  await expect(lines.nth(0)).toHaveText('Line 3: Start date ‘yesterday’ is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY).');
+  await expect(lines.nth(0)).toHaveText('Line 3: Start date ‘yesterday’ is not a date (YYYY-MM-DD, MM/DD/YYYY, DD/MM/YYYY or DD.MM.YYYY).');
   await expect(lines.nth(1)).toHaveText('Line 4: Email ‘not-an-address’ is not an e-mail address.');
   await expect(alert).toContainText('Nothing of it was imported');
   await checkPage(page, 'import-bad-rows');
@@ -185,6 +185,33 @@ test('a file that cannot be imported says which lines and why, and imports nothi
 
   expect(await entriesOfMarch2024(workspace)).toEqual([]);
   expect((await workspace.api('GET', '/api/v2/clients')).body.clients).toEqual([]);
+  await expectClean(page);
+});
+
+test('a Clockify export whose dates read either way: warned of, read day first once chosen', async ({ page, workspace }) => {
+  await visit(page, '/settings/import', 'import-dates');
+  const [header, row] = readFileSync('test/fixtures/import/clockify.csv', 'utf8').split('\n');
+  const email = `ada.${unique()}@import.test`;
+  // 05/03/2024 and 06/03/2024: the 5th and 6th of March as a European Clockify writes them, or May and June.
+  const rows = ['05/03/2024', '06/03/2024'].map((d) => row.replaceAll('"03/04/2024"', `"${d}"`).replace('Login screen', `Login screen ${d}`).replace('ada.known@import.test', email));
+  await fileInput(page).setInputFiles({ name: 'clockify.csv', mimeType: 'text/csv', buffer: Buffer.from([header, ...rows].join('\n')) });
+  const preview = page.getByRole('button', { name: 'Preview' });
+  await preview.click();
+  const warnings = page.getByRole('list', { name: 'Warnings' }).getByRole('listitem');
+  await expect(warnings).toHaveText([
+    /^Line 2: Start Date ‘05\/03\/2024’ and the file’s other dates read either way: they were read month first \(3 May 2024\)\. If the file writes the day first, choose “Day first” under Date order/,
+  ]);
+  await checkPage(page, 'import-dates-warned');
+
+  await page.getByRole('button', { name: /^Detect from the file/ }).click();
+  await page.getByRole('option', { name: 'Day first (31/03/2026)' }).click();
+  // Another order is another preview: the old one goes.
+  await expect(page.getByRole('list', { name: 'Warnings' })).toHaveCount(0);
+  await preview.click();
+  await page.getByRole('button', { name: 'Import 2 entries' }).click();
+  await expect(page.getByRole('region', { name: 'Imported' }).getByRole('status')).toContainText('Imported 2 time entries from the Clockify export.');
+  const march = await entriesOfMarch2024(workspace);
+  expect(march.filter((e) => e.notes?.startsWith('Login screen 0')).map((e) => e.notes).sort()).toEqual(['Login screen 05/03/2024', 'Login screen 06/03/2024']);
   await expectClean(page);
 });
 

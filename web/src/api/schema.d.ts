@@ -2407,7 +2407,7 @@ export interface paths {
         put?: never;
         /**
          * Preview an import: how the file's people, clients, projects, tasks and rates map; nothing is written
-         * @description multipart/form-data: the `file` part (a CSV export, at most 10 MiB: 413) and optionally `format`. A file that is not a known export, or has a row that cannot be mapped, is 400 naming field file, with `problems` listing each line and why; nothing of it is imported.
+         * @description multipart/form-data: the `file` part (a CSV export, at most 10 MiB: 413) and optionally `format` and `date_order`. A file that is not a known export, or has a row that cannot be mapped, is 400 naming field file, with `problems` listing each line and why; nothing of it is imported.
          */
         post: operations["previewImport"];
         delete?: never;
@@ -2427,7 +2427,7 @@ export interface paths {
         put?: never;
         /**
          * Import an export: all of it in one transaction, or nothing
-         * @description multipart/form-data: the `file` part (a CSV export, at most 10 MiB: 413) and optionally `format`. A file that is not a known export, or has a row that cannot be mapped, is 400 naming field file, with `problems` listing each line and why; nothing of it is imported. Rows imported before are skipped, so the same file twice adds nothing. 201 with the report.
+         * @description multipart/form-data: the `file` part (a CSV export, at most 10 MiB: 413) and optionally `format` and `date_order`. A file that is not a known export, or has a row that cannot be mapped, is 400 naming field file, with `problems` listing each line and why; nothing of it is imported. Rows imported before are skipped, so the same file twice adds nothing. 201 with the report.
          */
         post: operations["importTime"];
         delete?: never;
@@ -15761,6 +15761,11 @@ export interface operations {
                      * @enum {string}
                      */
                     format?: "auto" | "toggl" | "clockify" | "harvest" | "solidtime" | "kimai";
+                    /**
+                     * @description How the file writes dates with day and month before the year (03/04/2026): month_first (4 March, Clockify's default) or day_first (3 April); auto (the default) tells it from the dates, month first when every one reads either way (with a warning).
+                     * @enum {string}
+                     */
+                    date_order?: "auto" | "month_first" | "day_first";
                 };
             };
         };
@@ -15802,7 +15807,7 @@ export interface operations {
                              * @description What the message says, as a word to translate (README, Import).
                              * @enum {string}
                              */
-                            problem: "too_long" | "nul_character" | "not_an_email" | "not_yes_no" | "not_a_date" | "not_a_date_format" | "not_a_date_time" | "not_a_time" | "not_a_duration" | "empty" | "not_a_number" | "either_separator" | "negative" | "rate_too_large" | "derived_rate_too_large" | "not_a_currency" | "hours_out_of_range" | "duration_out_of_range" | "ends_before_start" | "running_timer" | "no_duration" | "field_count" | "missing_columns" | "unknown_header" | "not_csv_line" | "agent_identity" | "ambiguous_name" | "unknown_person" | "no_person" | "not_utf8" | "not_csv" | "empty_file" | "no_entries" | "not_a_known_export" | "not_this_export" | "header_lacks" | "lines_at_fault" | "client_currency" | "project_bills_no_rate" | "project_bills_by" | "rate_same_day" | "imported_before";
+                            problem: "too_long" | "nul_character" | "not_an_email" | "not_yes_no" | "not_a_date" | "not_a_date_format" | "not_a_date_time" | "not_a_time" | "not_a_duration" | "empty" | "not_a_number" | "either_separator" | "negative" | "rate_too_large" | "derived_rate_too_large" | "not_a_currency" | "hours_out_of_range" | "duration_out_of_range" | "ends_before_start" | "running_timer" | "no_duration" | "field_count" | "missing_columns" | "unknown_header" | "not_csv_line" | "agent_identity" | "ambiguous_name" | "unknown_person" | "no_person" | "not_utf8" | "not_csv" | "empty_file" | "no_entries" | "not_a_known_export" | "not_this_export" | "header_lacks" | "lines_at_fault" | "dates_read_month_first" | "client_currency" | "project_bills_no_rate" | "project_bills_by" | "rate_same_day" | "imported_before";
                         }[];
                         /** @description How many warnings the import has; `warnings` lists the first 100. */
                         warnings_count: number;
@@ -15814,7 +15819,7 @@ export interface operations {
                              * @description What the message says, as a word to translate (README, Import).
                              * @enum {string}
                              */
-                            problem: "too_long" | "nul_character" | "not_an_email" | "not_yes_no" | "not_a_date" | "not_a_date_format" | "not_a_date_time" | "not_a_time" | "not_a_duration" | "empty" | "not_a_number" | "either_separator" | "negative" | "rate_too_large" | "derived_rate_too_large" | "not_a_currency" | "hours_out_of_range" | "duration_out_of_range" | "ends_before_start" | "running_timer" | "no_duration" | "field_count" | "missing_columns" | "unknown_header" | "not_csv_line" | "agent_identity" | "ambiguous_name" | "unknown_person" | "no_person" | "not_utf8" | "not_csv" | "empty_file" | "no_entries" | "not_a_known_export" | "not_this_export" | "header_lacks" | "lines_at_fault" | "client_currency" | "project_bills_no_rate" | "project_bills_by" | "rate_same_day" | "imported_before";
+                            problem: "too_long" | "nul_character" | "not_an_email" | "not_yes_no" | "not_a_date" | "not_a_date_format" | "not_a_date_time" | "not_a_time" | "not_a_duration" | "empty" | "not_a_number" | "either_separator" | "negative" | "rate_too_large" | "derived_rate_too_large" | "not_a_currency" | "hours_out_of_range" | "duration_out_of_range" | "ends_before_start" | "running_timer" | "no_duration" | "field_count" | "missing_columns" | "unknown_header" | "not_csv_line" | "agent_identity" | "ambiguous_name" | "unknown_person" | "no_person" | "not_utf8" | "not_csv" | "empty_file" | "no_entries" | "not_a_known_export" | "not_this_export" | "header_lacks" | "lines_at_fault" | "dates_read_month_first" | "client_currency" | "project_bills_no_rate" | "project_bills_by" | "rate_same_day" | "imported_before";
                             /** @description The values the message names (a column, a cell, a count). */
                             values?: {
                                 [key: string]: string | number;
@@ -15915,6 +15920,11 @@ export interface operations {
                      * @enum {string}
                      */
                     format?: "auto" | "toggl" | "clockify" | "harvest" | "solidtime" | "kimai";
+                    /**
+                     * @description How the file writes dates with day and month before the year (03/04/2026): month_first (4 March, Clockify's default) or day_first (3 April); auto (the default) tells it from the dates, month first when every one reads either way (with a warning).
+                     * @enum {string}
+                     */
+                    date_order?: "auto" | "month_first" | "day_first";
                 };
             };
         };
@@ -15956,7 +15966,7 @@ export interface operations {
                              * @description What the message says, as a word to translate (README, Import).
                              * @enum {string}
                              */
-                            problem: "too_long" | "nul_character" | "not_an_email" | "not_yes_no" | "not_a_date" | "not_a_date_format" | "not_a_date_time" | "not_a_time" | "not_a_duration" | "empty" | "not_a_number" | "either_separator" | "negative" | "rate_too_large" | "derived_rate_too_large" | "not_a_currency" | "hours_out_of_range" | "duration_out_of_range" | "ends_before_start" | "running_timer" | "no_duration" | "field_count" | "missing_columns" | "unknown_header" | "not_csv_line" | "agent_identity" | "ambiguous_name" | "unknown_person" | "no_person" | "not_utf8" | "not_csv" | "empty_file" | "no_entries" | "not_a_known_export" | "not_this_export" | "header_lacks" | "lines_at_fault" | "client_currency" | "project_bills_no_rate" | "project_bills_by" | "rate_same_day" | "imported_before";
+                            problem: "too_long" | "nul_character" | "not_an_email" | "not_yes_no" | "not_a_date" | "not_a_date_format" | "not_a_date_time" | "not_a_time" | "not_a_duration" | "empty" | "not_a_number" | "either_separator" | "negative" | "rate_too_large" | "derived_rate_too_large" | "not_a_currency" | "hours_out_of_range" | "duration_out_of_range" | "ends_before_start" | "running_timer" | "no_duration" | "field_count" | "missing_columns" | "unknown_header" | "not_csv_line" | "agent_identity" | "ambiguous_name" | "unknown_person" | "no_person" | "not_utf8" | "not_csv" | "empty_file" | "no_entries" | "not_a_known_export" | "not_this_export" | "header_lacks" | "lines_at_fault" | "dates_read_month_first" | "client_currency" | "project_bills_no_rate" | "project_bills_by" | "rate_same_day" | "imported_before";
                         }[];
                         /** @description How many warnings the import has; `warnings` lists the first 100. */
                         warnings_count: number;
@@ -15968,7 +15978,7 @@ export interface operations {
                              * @description What the message says, as a word to translate (README, Import).
                              * @enum {string}
                              */
-                            problem: "too_long" | "nul_character" | "not_an_email" | "not_yes_no" | "not_a_date" | "not_a_date_format" | "not_a_date_time" | "not_a_time" | "not_a_duration" | "empty" | "not_a_number" | "either_separator" | "negative" | "rate_too_large" | "derived_rate_too_large" | "not_a_currency" | "hours_out_of_range" | "duration_out_of_range" | "ends_before_start" | "running_timer" | "no_duration" | "field_count" | "missing_columns" | "unknown_header" | "not_csv_line" | "agent_identity" | "ambiguous_name" | "unknown_person" | "no_person" | "not_utf8" | "not_csv" | "empty_file" | "no_entries" | "not_a_known_export" | "not_this_export" | "header_lacks" | "lines_at_fault" | "client_currency" | "project_bills_no_rate" | "project_bills_by" | "rate_same_day" | "imported_before";
+                            problem: "too_long" | "nul_character" | "not_an_email" | "not_yes_no" | "not_a_date" | "not_a_date_format" | "not_a_date_time" | "not_a_time" | "not_a_duration" | "empty" | "not_a_number" | "either_separator" | "negative" | "rate_too_large" | "derived_rate_too_large" | "not_a_currency" | "hours_out_of_range" | "duration_out_of_range" | "ends_before_start" | "running_timer" | "no_duration" | "field_count" | "missing_columns" | "unknown_header" | "not_csv_line" | "agent_identity" | "ambiguous_name" | "unknown_person" | "no_person" | "not_utf8" | "not_csv" | "empty_file" | "no_entries" | "not_a_known_export" | "not_this_export" | "header_lacks" | "lines_at_fault" | "dates_read_month_first" | "client_currency" | "project_bills_no_rate" | "project_bills_by" | "rate_same_day" | "imported_before";
                             /** @description The values the message names (a column, a cell, a count). */
                             values?: {
                                 [key: string]: string | number;

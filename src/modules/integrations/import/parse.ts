@@ -6,7 +6,7 @@ import { kimai } from './formats/kimai.ts';
 import { solidtime } from './formats/solidtime.ts';
 import { toggl } from './formats/toggl.ts';
 import { lineProblem, said, type ImportProblem, type LineProblem } from './problems.ts';
-import { RowProblem, TRACKERS, TRACKER_NAMES, type ImportRow, type Record_, type Tracker, type TrackerFormat } from './row.ts';
+import { NUMBERS_FIRST_DATE, RowProblem, TRACKERS, TRACKER_NAMES, type DateOrder, type ImportRow, type Record_, type Tracker, type TrackerFormat } from './row.ts';
 
 /**
  * A tracker's CSV export to rows of the common shape: the bytes as UTF-8 (a byte-order
@@ -24,6 +24,49 @@ export const MAX_LISTED = 50;
 export interface ParsedFile {
   tracker: Tracker;
   rows: ImportRow[];
+  /** What the preview warns of in the file itself (dates that read either way). */
+  warnings: LineProblem[];
+}
+
+export interface ParseOptions {
+  /** Which tracker made the file; detected from the header when not given. */
+  tracker?: Tracker;
+  /** How the file writes day and month before the year; told from its dates when not given. */
+  dates?: DateOrder;
+}
+
+/**
+ * The order of a file's numbers-first dates (03/04/2026), told from the dates themselves: a
+ * first number over 12 is a day, a second one over 12 is a day too. A file of a few weeks has
+ * such a date, and one that has only the first kind is day first. Otherwise month first,
+ * Clockify's default: a file with both kinds has rows that fail whichever order is chosen (as
+ * they should), and one whose every such date reads either way (the 1st to the 12th of the
+ * months it covers) is read month first with a warning naming its first such date, since
+ * nothing in the file tells and the importer can choose the order. Only the date columns (a
+ * name with Date or Datum) are read: a note that is a date says nothing of the file's order.
+ */
+function dateOrderOf(records: ReadonlyArray<{ line: number; record: string[] }>, header: string[]): { order: DateOrder; warning: LineProblem | null } {
+  let dayFirst = false;
+  let monthFirst = false;
+  let either: { line: number; column: string; value: string } | null = null;
+  const columns = header.flatMap((name, j) => (/date|datum/i.test(name) ? [j] : []));
+  for (const { line, record } of records) {
+    for (const j of columns) {
+      const cell = (record[j] ?? '').trim();
+      // Cheap before the expression: such a date is 8 to 10 characters and starts with a digit.
+      if (cell.length < 8 || cell.length > 10 || cell.charCodeAt(0) < 48 || cell.charCodeAt(0) > 57) continue;
+      const m = NUMBERS_FIRST_DATE.exec(cell);
+      if (!m) continue;
+      if (+m[1] > 12) dayFirst = true;
+      else if (+m[3] > 12) monthFirst = true;
+      else either ??= { line, column: header[j], value: cell };
+    }
+  }
+  if (dayFirst && !monthFirst) return { order: 'day_first', warning: null };
+  if (dayFirst || monthFirst || either === null) return { order: 'month_first', warning: null };
+  const [, month, , day, year] = NUMBERS_FIRST_DATE.exec(either.value)!;
+  const read = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+  return { order: 'month_first', warning: lineProblem(either.line, 'dates_read_month_first', { column: either.column, value: either.value, read_as: read }) };
 }
 
 function separatorOf(text: string): string {
@@ -66,7 +109,7 @@ function checkHeader(format: TrackerFormat, header: string[]) {
   throw fileError('header_lacks', { tracker: name, missing: missing.join(', ') }, problems);
 }
 
-export function parseExport(data: Buffer | string, given?: Tracker): ParsedFile {
+export function parseExport(data: Buffer | string, options: ParseOptions = {}): ParsedFile {
   const text = typeof data === 'string' ? data : data.toString('utf8');
   if (text.includes('\uFFFD')) throw fileError('not_utf8');
   let records: string[][];
@@ -87,7 +130,7 @@ export function parseExport(data: Buffer | string, given?: Tracker): ParsedFile 
   if (records.length === 0) throw fileError('empty_file');
   const header = records[0].map((h) => h.trim());
   next += 1 + newlines(records[0]);
-  const tracker = given ?? detectTracker(header);
+  const tracker = options.tracker ?? detectTracker(header);
   if (!tracker) {
     throw fileError(
       'not_a_known_export',
@@ -97,8 +140,8 @@ export function parseExport(data: Buffer | string, given?: Tracker): ParsedFile 
   }
   const format = FORMATS[tracker];
   checkHeader(format, header);
-  const rows: ImportRow[] = [];
   const problems: LineProblem[] = [];
+  const entries: Array<{ line: number; record: string[] }> = [];
   for (let i = 1; i < records.length; i++) {
     const record = records[i];
     // A record starts on the line after the previous one ended; a quoted field may span lines.
@@ -109,18 +152,23 @@ export function parseExport(data: Buffer | string, given?: Tracker): ParsedFile 
       problems.push(lineProblem(line, 'field_count', { fields: record.length, header: header.length }));
       continue;
     }
+    entries.push({ line, record });
+  }
+  const told = options.dates === undefined ? dateOrderOf(entries, header) : { order: options.dates, warning: null };
+  const rows: ImportRow[] = [];
+  for (const { line, record } of entries) {
     const r: Record_ = {};
     header.forEach((h, j) => (r[h] = record[j] ?? ''));
     try {
-      rows.push({ line, ...format.map(r, header) });
+      rows.push({ line, ...format.map(r, header, told.order) });
     } catch (err) {
       if (!(err instanceof RowProblem)) throw err;
       problems.push(lineProblem(line, err.problem, err.values));
     }
   }
-  if (problems.length) throw linesAtFault(problems);
+  if (problems.length) throw linesAtFault(problems.sort((a, b) => a.line - b.line));
   if (rows.length === 0) throw fileError('no_entries');
-  return { tracker, rows };
+  return { tracker, rows, warnings: told.warning ? [told.warning] : [] };
 }
 
 export const isTracker = (value: unknown): value is Tracker => typeof value === 'string' && (TRACKERS as readonly string[]).includes(value);

@@ -17,7 +17,7 @@ const ENGLISH = {
   not_an_email: (v: Values) => `${v.column} '${v.value}' is not an e-mail address.`,
   not_yes_no: (v: Values) => `${v.column} must be Yes or No, not '${v.value}'.`,
   not_a_date: (v: Values) => `${v.column} '${v.value}' is not a date.`,
-  not_a_date_format: (v: Values) => `${v.column} '${v.value}' is not a date (YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY).`,
+  not_a_date_format: (v: Values) => `${v.column} '${v.value}' is not a date (YYYY-MM-DD, MM/DD/YYYY, DD/MM/YYYY or DD.MM.YYYY).`,
   not_a_date_time: (v: Values) => `${v.column} '${v.value}' is not a date and time (YYYY-MM-DD HH:MM:SS).`,
   not_a_time: (v: Values) => `${v.column} '${v.value}' is not a time of day.`,
   not_a_duration: (v: Values) => `${v.column} '${v.value}' is not a duration (H:MM or H:MM:SS).`,
@@ -59,6 +59,8 @@ const ENGLISH = {
       Number(v.more) > 0 ? ` (and ${v.more} more line${Number(v.more) > 1 ? 's' : ''}; nothing was imported)` : ' (nothing was imported)'
     }`,
   // Warnings of a preview.
+  dates_read_month_first: (v: Values) =>
+    `${v.column} '${v.value}' and the file's other dates read either way: they were read month first (${v.read_as}); if the file writes the day first, import it with the date order day first.`,
   client_currency: (v: Values) =>
     `the client ${v.client} bills in ${v.client_currency}; the file's rates are in ${v.currency} and are kept as numbers.`,
   project_bills_no_rate: (v: Values) => `the project ${v.project} exists and bills no rate: its own rates price the imported entries, the file's are not applied.`,

@@ -109,14 +109,27 @@ function checkedDate(y: number, m: number, d: number, text: string, column: stri
 }
 
 /**
- * A date as the trackers write it: YYYY-MM-DD (Toggl, Harvest, Kimai, solidtime),
- * MM/DD/YYYY (Clockify's default), DD.MM.YYYY (German settings). Anything else is a problem.
+ * How a file writes a date whose day and month are both numbers before the year (03/04/2026):
+ * month first is Clockify's default (4 March), day first its European settings (3 April).
+ * parse.ts tells the file's from its dates (dateOrderOf) unless the importer chose one.
  */
-export function dateText(text: string, column: string): string {
+export const DATE_ORDERS = ['month_first', 'day_first'] as const;
+export type DateOrder = (typeof DATE_ORDERS)[number];
+
+/** A date with day and month before the year, as MM/DD/YYYY, DD/MM/YYYY, MM-DD-YYYY or DD-MM-YYYY write it. */
+export const NUMBERS_FIRST_DATE = /^(\d{1,2})([/-])(\d{1,2})\2(\d{4})$/;
+
+/**
+ * A date as the trackers write it: YYYY-MM-DD (Toggl, Harvest, Kimai, solidtime); day and
+ * month before the year with slashes or dashes, in the file's order (Clockify's settings:
+ * MM/DD/YYYY by default, DD/MM/YYYY, MM-DD-YYYY, DD-MM-YYYY); DD.MM.YYYY (German settings).
+ * Anything else is a problem.
+ */
+export function dateText(text: string, column: string, order: DateOrder = 'month_first'): string {
   let m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (m) return checkedDate(+m[1], +m[2], +m[3], text, column);
-  m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(text);
-  if (m) return checkedDate(+m[3], +m[1], +m[2], text, column);
+  m = NUMBERS_FIRST_DATE.exec(text);
+  if (m) return order === 'day_first' ? checkedDate(+m[4], +m[3], +m[1], text, column) : checkedDate(+m[4], +m[1], +m[3], text, column);
   m = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(text);
   if (m) return checkedDate(+m[3], +m[2], +m[1], text, column);
   throw new RowProblem('not_a_date_format', { column, value: text });
@@ -301,10 +314,16 @@ export function withDuration(span: Span | null, stated: StatedDuration | null): 
 }
 
 /** spanOf for an export that writes the end in a date and a time column (Toggl's, Clockify's): none without both. */
-export function spanToColumns(r: Record_, start: { date: string; time: { hhmm: string; seconds: number } }, endDateColumn: string, endTimeColumn: string): Span | null {
+export function spanToColumns(
+  r: Record_,
+  start: { date: string; time: { hhmm: string; seconds: number } },
+  endDateColumn: string,
+  endTimeColumn: string,
+  order: DateOrder,
+): Span | null {
   const endDate = cell(r, endDateColumn);
   const endTime = cell(r, endTimeColumn);
-  return endDate && endTime ? spanOf(start, { date: dateText(endDate, endDateColumn), time: timeText(endTime, endTimeColumn) }) : null;
+  return endDate && endTime ? spanOf(start, { date: dateText(endDate, endDateColumn, order), time: timeText(endTime, endTimeColumn) }) : null;
 }
 
 /** Every tracker's module: how to recognise its header, and how to map one record. */
@@ -319,8 +338,8 @@ export interface TrackerFormat {
   needs?: string[][];
   /** Whether a header is this tracker's: every group of `required` has one column present. */
   matches(header: string[]): boolean;
-  /** One record to the common shape (without `line`). Throws RowProblem. */
-  map(record: Record_, header: string[]): Omit<ImportRow, 'line'>;
+  /** One record to the common shape (without `line`), its numbers-first dates read in `dates` order. Throws RowProblem. */
+  map(record: Record_, header: string[], dates: DateOrder): Omit<ImportRow, 'line'>;
 }
 
 /** `required` as a matcher: each group names alternatives of which one must be present. */

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Enum } from '../../../http/schemas.ts';
 import { IMPORT_PROBLEMS } from './problems.ts';
-import { TRACKERS } from './row.ts';
+import { DATE_ORDERS, TRACKERS } from './row.ts';
 
 /** The multipart form of both import routes, as its schema sees it (the file described; its bytes kept aside). */
 export const ImportForm = Type.Object(
@@ -11,6 +11,12 @@ export const ImportForm = Type.Object(
       { additionalProperties: false, description: "The export: a CSV file of at most 10 MiB (Toggl Track's or Clockify's detailed report, Harvest's detailed time report, solidtime's or Kimai's time export)." },
     ),
     format: Type.Optional(Enum(['auto', ...TRACKERS], 'Which tracker made the file; auto (the default) detects it from the header.')),
+    date_order: Type.Optional(
+      Enum(
+        ['auto', ...DATE_ORDERS],
+        'How the file writes dates with day and month before the year (03/04/2026): month_first (4 March, Clockify\'s default) or day_first (3 April); auto (the default) tells it from the dates, month first when every one reads either way (with a warning).',
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -14,7 +14,7 @@ import { audit } from '../../workspace/audit/index.ts';
 import { parseExport } from './parse.ts';
 import { IMPORT_SERVICE, planImport, type Plan } from './plan.ts';
 import { ensureAssignments, identitiesOf, importedRefs, insertEntries, insertNewRates, insertPeople, loadExisting, type EntryValues } from './queries.ts';
-import { TRACKER_NAMES, type Tracker } from './row.ts';
+import { TRACKER_NAMES, type DateOrder, type Tracker } from './row.ts';
 
 /**
  * Importing another tracker's export (issue 27 item 3): a preview of how the file maps
@@ -30,6 +30,8 @@ export const SKIPPED_LISTED = 100;
 
 export interface ImportOptions {
   tracker?: Tracker;
+  /** How the file writes day and month before the year; told from its dates when not given (parse.ts). */
+  dates?: DateOrder;
   /** Preview only: match and count, write nothing. */
   dryRun: boolean;
   /** The entries' source: web (the Import page) or cli (`sheaf import`). */
@@ -92,7 +94,7 @@ function reportOf(plan: Plan, rows: number, skipped: ImportReport['skipped'], dr
  */
 export async function importFile(db: Kysely<DB>, p: Principal, data: Buffer | string, options: ImportOptions): Promise<ImportReport> {
   assertMayImport(p);
-  const parsed = parseExport(data, options.tracker);
+  const parsed = parseExport(data, { tracker: options.tracker, dates: options.dates });
   const emails = [...new Set(parsed.rows.map((r) => r.person.email).filter((e): e is string => e !== null))];
   const identities = await identitiesOf(db, emails);
   const companyId = p.companyId;
@@ -101,6 +103,7 @@ export async function importFile(db: Kysely<DB>, p: Principal, data: Buffer | st
     await trx.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().execute();
     const existing = await loadExisting(trx, companyId);
     const plan = planImport(parsed.tracker, parsed.rows, { ...existing, identities });
+    plan.warnings.unshift(...parsed.warnings);
     const done = await importedRefs(trx, companyId, plan.tracker, plan.rows.map((r) => r.ref));
     const before = said('imported_before');
     const skipped: ImportReport['skipped'] = plan.rows.filter((r) => done.has(r.ref)).map((r) => ({ line: r.row.line, reason: before.message, problem: before.problem }));

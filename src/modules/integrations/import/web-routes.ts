@@ -7,33 +7,45 @@ import type { TypedApp } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
 import { MULTIPART_LIMITS, readTextUploadForm } from '../../workspace/files/index.ts';
 import { isTracker } from './parse.ts';
-import { TRACKERS, type Tracker } from './row.ts';
+import { DATE_ORDERS, TRACKERS, type DateOrder, type Tracker } from './row.ts';
 import { ImportForm, ImportReportSchema } from './schemas.ts';
 import { importFile } from './service.ts';
 
 /**
  * The web app's Import page (issue 27 item 3): a preview of how an export maps onto the
  * workspace, and the import. Session routes for owners and administrators; operators have
- * `sheaf import`. Both take multipart/form-data: the `file` part and an optional `format`.
+ * `sheaf import`. Both take multipart/form-data: the `file` part and optional `format` and `date_order`.
  */
 
 const IMPORT_UPLOAD = { part: 'file', article: 'An export', noun: 'export' };
 
-/** The request's file and tracker, from its body's preValidation to the handler. */
-const uploads = new WeakMap<FastifyRequest, { data: Buffer; tracker: Tracker | undefined }>();
+/** The request's file, tracker and date order, from its body's preValidation to the handler. */
+const uploads = new WeakMap<FastifyRequest, { data: Buffer; tracker: Tracker | undefined; dates: DateOrder | undefined }>();
 
 const readImport: preValidationAsyncHookHandler = async (request) => {
   if (!request.isMultipart()) throw badRequest('Upload the export as the `file` part of a multipart/form-data body.', { field: 'file' });
   const form = await readTextUploadForm(request, IMPORT_UPLOAD);
-  const extra = Object.keys(form.fields).find((f) => f !== 'format');
-  if (extra !== undefined) throw badRequest(`Unknown form field '${extra}': an import has a file part and, optionally, format.`, { field: extra });
+  const extra = Object.keys(form.fields).find((f) => f !== 'format' && f !== 'date_order');
+  if (extra !== undefined) throw badRequest(`Unknown form field '${extra}': an import has a file part and, optionally, format and date_order.`, { field: extra });
   if (!form.file) throw badRequest('The form has no file part named file.', { field: 'file' });
   const format = form.fields.format;
   if (format !== undefined && format !== 'auto' && !isTracker(format)) {
     throw badRequest(`format must be auto or one of ${TRACKERS.join(', ')}, not '${format}'.`, { field: 'format' });
   }
-  uploads.set(request, { data: form.file.data, tracker: format === undefined || format === 'auto' ? undefined : format });
-  request.body = { file: { file_name: form.file.filename, byte_size: form.file.data.length }, ...(format !== undefined ? { format } : {}) };
+  const dateOrder = form.fields.date_order;
+  if (dateOrder !== undefined && dateOrder !== 'auto' && !(DATE_ORDERS as readonly string[]).includes(dateOrder)) {
+    throw badRequest(`date_order must be auto or one of ${DATE_ORDERS.join(', ')}, not '${dateOrder}'.`, { field: 'date_order' });
+  }
+  uploads.set(request, {
+    data: form.file.data,
+    tracker: format === undefined || format === 'auto' ? undefined : format,
+    dates: dateOrder === undefined || dateOrder === 'auto' ? undefined : (dateOrder as DateOrder),
+  });
+  request.body = {
+    file: { file_name: form.file.filename, byte_size: form.file.data.length },
+    ...(format !== undefined ? { format } : {}),
+    ...(dateOrder !== undefined ? { date_order: dateOrder } : {}),
+  };
 };
 
 export async function importWebRoutes(app: TypedApp) {
@@ -44,6 +56,7 @@ export async function importWebRoutes(app: TypedApp) {
     const upload = uploads.get(request)!;
     return importFile(app.db, principalOf(request), upload.data, {
       tracker: upload.tracker,
+      dates: upload.dates,
       dryRun,
       source: 'web',
       baseUrl: publicUrlOf(app.config),
@@ -51,7 +64,7 @@ export async function importWebRoutes(app: TypedApp) {
     });
   };
   const description =
-    'multipart/form-data: the `file` part (a CSV export, at most 10 MiB: 413) and optionally `format`. ' +
+    'multipart/form-data: the `file` part (a CSV export, at most 10 MiB: 413) and optionally `format` and `date_order`. ' +
     'A file that is not a known export, or has a row that cannot be mapped, is 400 naming field file, with `problems` listing each line and why; nothing of it is imported.';
 
   app.post(

@@ -6,7 +6,7 @@ import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
 import { SettingsSection } from '../../ui/SettingsSection.tsx';
 import { cx, fieldDescription, fieldLabel, focusRingCss } from '../../ui/styles.ts';
-import { IMPORT_MAX_BYTES, TRACKERS, useImport, usePreviewImport, type ImportFormat, type ImportReport } from './api.ts';
+import { IMPORT_MAX_BYTES, TRACKERS, useImport, usePreviewImport, type ImportDateOrder, type ImportFormat, type ImportReport } from './api.ts';
 import { importFailure, type ImportFailure } from './failure.ts';
 import { Counts, ItemList, MappingTables } from './Report.tsx';
 import { useSaid } from './said.ts';
@@ -14,30 +14,32 @@ import { IMPORT_PROBLEMS, useImportTexts } from './texts.ts';
 
 /**
  * Settings → Import (issue 27 item 3; owners and administrators): choose a tracker's CSV
- * export (and the tracker, detected by default), preview how it maps onto the workspace
+ * export (and the tracker and the order of its dates, detected by default), preview how it maps onto the workspace
  * (what would be created, rows skipped and why, warnings, the people, clients, projects,
- * tasks and rates), then import it and see what was created. A preview belongs to the file
- * and tracker it was made for: choosing another resets it, and only a current preview
+ * tasks and rates), then import it and see what was created. A preview belongs to the file,
+ * tracker and date order it was made for: choosing another resets it, and only a current preview
  * offers the import. A refused file shows its lines at fault; nothing of it is imported.
  */
 export function ImportPage() {
   const t = useImportTexts();
   const [file, setFile] = useState<File | null>(null);
   const [format, setFormat] = useState<ImportFormat>('auto');
+  const [dates, setDates] = useState<ImportDateOrder>('auto');
   // A new key gives a new, empty file input ("Import another file").
   const [inputKey, setInputKey] = useState(0);
   const preview = usePreviewImport();
   const run = useImport();
   const busy = preview.isPending || run.isPending;
 
-  const report = preview.data && preview.variables?.file === file && preview.variables.format === format ? preview.data : undefined;
+  const report = preview.data && preview.variables?.file === file && preview.variables.format === format && preview.variables.dates === dates ? preview.data : undefined;
   const result = run.data && run.variables?.file === file ? run.data : undefined;
   const tooLarge = file !== null && file.size > IMPORT_MAX_BYTES;
   const failure: ImportFailure | null = tooLarge ? { kind: 'too_large' } : run.error ? importFailure(run.error) : preview.error ? importFailure(preview.error) : null;
 
-  const startOver = (next: File | null, nextFormat: ImportFormat) => {
+  const startOver = (next: File | null, nextFormat: ImportFormat, nextDates: ImportDateOrder = dates) => {
     setFile(next);
     setFormat(nextFormat);
+    setDates(nextDates);
     preview.reset();
     run.reset();
   };
@@ -58,7 +60,7 @@ export function ImportPage() {
               event.preventDefault();
               if (!file || tooLarge || busy) return;
               run.reset();
-              preview.mutate({ file, format });
+              preview.mutate({ file, format, dates });
             }}
           >
             <div className="flex min-w-0 flex-col gap-1.5">
@@ -96,6 +98,15 @@ export function ImportPage() {
               onSelectionChange={(key) => key !== null && startOver(file, key as ImportFormat)}
               className="max-w-sm"
             />
+            <Select
+              label={t('form.dates')}
+              description={t('form.datesHint')}
+              options={dateOrderOptions(t)}
+              selectedKey={dates}
+              isDisabled={busy}
+              onSelectionChange={(key) => key !== null && startOver(file, format, key as ImportDateOrder)}
+              className="max-w-sm"
+            />
             <div>
               <Button type="submit" variant={report ? 'secondary' : 'primary'} isPending={preview.isPending} isDisabled={!file || tooLarge || run.isPending}>
                 {t('form.preview')}
@@ -124,12 +135,12 @@ export function ImportPage() {
         <ResultSection
           result={result}
           onAnother={() => {
-            startOver(null, 'auto');
+            startOver(null, 'auto', 'auto');
             setInputKey((k) => k + 1);
           }}
         />
       ) : (
-        report && <PreviewSection report={report} isImporting={run.isPending} onImport={() => file && run.mutate({ file, format })} />
+        report && <PreviewSection report={report} isImporting={run.isPending} onImport={() => file && run.mutate({ file, format, dates })} />
       )}
     </div>
   );
@@ -139,6 +150,14 @@ type T = ReturnType<typeof useImportTexts>;
 
 function formatOptions(t: T): SelectOption[] {
   return [{ id: 'auto', label: t('form.auto') }, ...TRACKERS.map((tracker) => ({ id: tracker, label: t(`trackers.${tracker}`) }))];
+}
+
+function dateOrderOptions(t: T): SelectOption[] {
+  return [
+    { id: 'auto', label: t('form.datesAuto') },
+    { id: 'month_first', label: t('form.monthFirst') },
+    { id: 'day_first', label: t('form.dayFirst') },
+  ];
 }
 
 /** Why the file was not previewed or imported: one alert, with the lines at fault when the server named them. */

@@ -8,10 +8,12 @@ import type { paths } from '../../api/schema';
  * Settings → Import (issue 27 item 3; session only, owners and administrators): a tracker's
  * CSV export previewed (/web/api/imports/preview: how its people, clients, projects, tasks
  * and rates map, nothing written) and imported (/web/api/imports: all of it or nothing; the
- * same file again adds nothing). Both are multipart: the `file` part and `format`.
+ * same file again adds nothing). Both are multipart: the `file` part, `format` and `date_order`.
  */
 export type ImportReport = paths['/web/api/imports/preview']['post']['responses'][200]['content']['application/json'];
-export type ImportFormat = NonNullable<paths['/web/api/imports/preview']['post']['requestBody']['content']['multipart/form-data']['format']>;
+type ImportFormFields = paths['/web/api/imports/preview']['post']['requestBody']['content']['multipart/form-data'];
+export type ImportFormat = NonNullable<ImportFormFields['format']>;
+export type ImportDateOrder = NonNullable<ImportFormFields['date_order']>;
 export type Tracker = ImportReport['tracker'];
 
 export const TRACKERS: readonly Tracker[] = ['toggl', 'clockify', 'harvest', 'solidtime', 'kimai'];
@@ -22,11 +24,13 @@ export const IMPORT_MAX_BYTES = 10 * 1024 * 1024;
 export interface ImportInput {
   file: File;
   format: ImportFormat;
+  dates: ImportDateOrder;
 }
 
-function formOf({ file, format }: ImportInput): FormData {
+function formOf({ file, format, dates }: ImportInput): FormData {
   const form = new FormData();
   form.set('format', format);
+  form.set('date_order', dates);
   form.set('file', file, file.name);
   return form;
 }

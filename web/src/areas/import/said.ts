@@ -1,5 +1,5 @@
 import { useFormat } from '../../api/format.ts';
-import type { Format } from '../../ui/format.ts';
+import { createFormat, type Format } from '../../ui/format.ts';
 import type { TextKey, Translate } from '../../ui/i18n.ts';
 import type { Said } from './failure.ts';
 import { BILL_BY_TEXTS, IMPORT_PROBLEMS, useImportTexts, type ImportTexts } from './texts.ts';
@@ -27,6 +27,8 @@ export function saying(t: Translate<ImportTexts>, format: Format): (said: Said) 
       if (typeof value === 'number' && COUNTS.has(name)) values[name] = format.number(value, 0);
       else if (typeof value === 'string' && DECIMALS.has(name) && /^-?\d+(\.\d+)?$/.test(value)) values[name] = format.number(Number(value), 2, 2);
       else if (typeof value === 'string' && name === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value)) values[name] = format.day(value);
+      // How the file's date was read: with the month's name, whatever the reader's own pattern, since 03/04/2026 is the question.
+      else if (typeof value === 'string' && name === 'read_as' && /^\d{4}-\d{2}-\d{2}$/.test(value)) values[name] = createFormat({ ...format.settings, dateFormat: undefined }).day(value);
     }
     if (typeof values.bill_by === 'string' && BILL_BY_TEXTS.has(values.bill_by)) {
       values.bill_by = t(`billBy.${values.bill_by}` as TextKey<ImportTexts>);

@@ -16,6 +16,7 @@ import {
   timeText,
   withDuration,
   yesNo,
+  type DateOrder,
   type Record_,
   type Span,
   type StatedDuration,
@@ -26,7 +27,8 @@ import {
  * Clockify's detailed report as CSV: Project, Client, Description, Task, User, Group,
  * Email, Tags, Billable, Start Date, Start Time, End Date, End Time, Duration (h),
  * Duration (decimal), "Billable Rate (CUR)", "Billable Amount (CUR)". Dates follow the
- * exporting person's setting: MM/DD/YYYY (Clockify's default) and YYYY-MM-DD are read;
+ * exporting person's setting: MM/DD/YYYY (Clockify's default), DD/MM/YYYY, the same with
+ * dashes, DD.MM.YYYY and YYYY-MM-DD are read (dateText, in the file's order);
  * times may be 12-hour (10:23:52 AM) or 24-hour.
  */
 const required = [['User'], ['Email'], ['Project'], ['Start Date'], ['Start Time'], ['Duration (decimal)', 'Duration (h)']];
@@ -50,8 +52,8 @@ function statedOf(r: Record_): StatedDuration | null {
  * may lack the end columns and either duration; a row with none of them filled in is a
  * problem: counting it as 0 hours would lose the work without a word.
  */
-function timesOf(r: Record_, date: string, start: { hhmm: string; seconds: number }): Span & { seconds: number } {
-  const span = withDuration(spanToColumns(r, { date, time: start }, 'End Date', 'End Time'), statedOf(r));
+function timesOf(r: Record_, date: string, start: { hhmm: string; seconds: number }, dates: DateOrder): Span & { seconds: number } {
+  const span = withDuration(spanToColumns(r, { date, time: start }, 'End Date', 'End Time', dates), statedOf(r));
   if (span.seconds === null) throw new RowProblem('no_duration');
   return { ...span, seconds: span.seconds };
 }
@@ -76,10 +78,10 @@ export const clockify: TrackerFormat = {
   required,
   needs: [['Billable']],
   matches: hasColumns(required),
-  map(r, header) {
-    const date = dateText(cell(r, 'Start Date'), 'Start Date');
+  map(r, header, dates) {
+    const date = dateText(cell(r, 'Start Date'), 'Start Date', dates);
     const start = timeText(cell(r, 'Start Time'), 'Start Time');
-    const span = timesOf(r, date, start);
+    const span = timesOf(r, date, start, dates);
     const seconds = checkSeconds(span.seconds, 'Duration');
     const rateColumn = header.find((h) => h.startsWith('Billable Rate'));
     const fileBillable = yesNo(r, 'Billable');

@@ -25,7 +25,7 @@ export const harvest: TrackerFormat = {
   tracker: 'harvest',
   required,
   matches: hasColumns(required),
-  map(r, header) {
+  map(r, header, dates) {
     const hours = decimalText(cell(r, 'Hours'), 'Hours');
     const billable = yesNo(r, 'Billable?');
     const name = [cell(r, 'First Name'), cell(r, 'Last Name')].filter(Boolean).join(' ');
@@ -35,7 +35,7 @@ export const harvest: TrackerFormat = {
       project: nameCell(r, 'Project'),
       task: nameCell(r, 'Task'),
       person: { name: name === '' ? null : name, email: null },
-      date: dateText(cell(r, 'Date'), 'Date'),
+      date: dateText(cell(r, 'Date'), 'Date', dates),
       startTime: null,
       endTime: null,
       seconds: hoursToSeconds(hours, 'Hours'),

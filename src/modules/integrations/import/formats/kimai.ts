@@ -57,11 +57,11 @@ export const kimai: TrackerFormat = {
   tracker: 'kimai',
   required,
   matches: hasColumns(required),
-  map(r, header) {
+  map(r, header, dates) {
     /** The file's own name of a column (the English one when the file lacks it), and whether it has it. */
     const col = (c: Column) => pick(header, ...COLUMNS[c]);
     const has = (c: Column) => COLUMNS[c].some((name) => header.includes(name));
-    const date = dateText(cell(r, col('Date')), col('Date'));
+    const date = dateText(cell(r, col('Date')), col('Date'), dates);
     const from = cell(r, col('From'));
     const to = cell(r, col('To'));
     const start = from === '' ? null : timeText(from, col('From'));

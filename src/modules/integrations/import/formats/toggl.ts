@@ -34,11 +34,11 @@ export const toggl: TrackerFormat = {
   required,
   needs: [['Billable']],
   matches: hasColumns(required),
-  map(r, header) {
-    const date = dateText(cell(r, 'Start date'), 'Start date');
+  map(r, header, dates) {
+    const date = dateText(cell(r, 'Start date'), 'Start date', dates);
     const start = timeText(cell(r, 'Start time'), 'Start time');
     // Duration is exact to the second and always wins over the clock times (withDuration).
-    const span = withDuration(spanToColumns(r, { date, time: start }, 'End date', 'End time'), statedClock(cell(r, 'Duration'), 'Duration'));
+    const span = withDuration(spanToColumns(r, { date, time: start }, 'End date', 'End time', dates), statedClock(cell(r, 'Duration'), 'Duration'));
     const seconds = checkSeconds(span.seconds!, 'Duration');
     const amountColumn = header.find((h) => /^Amount( \(.*\))?$/.test(h));
     const billable = yesNo(r, 'Billable');
