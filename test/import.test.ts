@@ -447,6 +447,14 @@ describe('sheaf import', () => {
     const order = await sheaf('import', '--workspace', companyId, '--date-order', 'day-first', file);
     expect(order.code).toBe(2);
     expect(order.stderr).toContain('--date-order must be one of month_first, day_first (or auto)');
+    const [clockifyHeader, clockifyRow] = fixture('clockify').toString().split('\n');
+    const european = join(dir, 'clockify-eu.csv');
+    writeFileSync(european, [clockifyHeader, clockifyRow.replaceAll('"03/04/2024"', '"07/03/2024"').replace('Login screen', 'Login screen CLI')].join('\n'));
+    const dayFirst = await sheaf('import', '--workspace', companyId, '--date-order', 'day_first', european);
+    expect(dayFirst.code, dayFirst.stderr).toBe(0);
+    expect(dayFirst.stdout).not.toContain('read month first');
+    const stored = await sql<{ spent_date: string }>`select spent_date::text from time_entries where company_id = ${companyId} and notes = 'Login screen CLI'`.execute(ctx.db);
+    expect(stored.rows).toEqual([{ spent_date: '2024-03-07' }]);
     const missing = await sheaf('import', '--workspace', companyId, join(dir, 'nope.csv'));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no such file');

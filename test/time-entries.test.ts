@@ -164,6 +164,12 @@ describe('create a completed entry', () => {
       hours: 4,
       duration_seconds: 14400,
     });
+    // That day has 25 hours: 00:00..23:59 is more than an entry holds, a 400 naming ended_time (not the column's check, a 500).
+    const before = (await request(ctx.app, berlin.member, { method: 'GET', url: '/api/v2/time_entries?from=2026-10-25&to=2026-10-25' })).json().time_entries.length;
+    expectError(await post({ spent_date: '2026-10-25', started_time: '00:00', ended_time: '23:59' }), 400, 'invalid_request', 'ended_time');
+    const day = (await post({ spent_date: '2026-10-25', started_time: '00:00', ended_time: '01:00' })).json();
+    expectError(await patchEntry(ctx.app, berlin.member, day.id, { ended_time: '23:30' }), 400, 'invalid_request', 'ended_time');
+    expect((await request(ctx.app, berlin.member, { method: 'GET', url: '/api/v2/time_entries?from=2026-10-25&to=2026-10-25' })).json().time_entries).toHaveLength(before + 1);
   });
 
   it('measures wall-clock times in the zone the workspace has now, after a change of zone', async () => {

@@ -177,8 +177,9 @@ describe('starting a timer', () => {
       ctx.clock.advance(2 * 3600_000);
       const stopped = await stop(p, e.id, { notes: 'long run' });
       expect(stopped.statusCode, stopped.body).toBe(200);
-      // the whole entry stays on its start date, at most 24 hours (the column's and hours' bound); it ends where the 24 hours did
-      expect(stopped.json()).toMatchObject({ id: e.id, spent_date: '2026-06-07', is_running: false, timer_started_at: null, hours: 24, duration_seconds: 86400, started_time: '09:15', ended_time: '09:15', notes: 'long run' });
+      // the whole entry stays on its start date, at most 24 hours (the column's and hours' bound); it
+      // ended on a later date, so it keeps no times (09:15–09:15 is no span of one date)
+      expect(stopped.json()).toMatchObject({ id: e.id, spent_date: '2026-06-07', is_running: false, timer_started_at: null, hours: 24, duration_seconds: 86400, started_time: null, ended_time: null, notes: 'long run' });
       expect((await get(p, e.id)).json()).toMatchObject({ spent_date: '2026-06-07', hours: 24, is_running: false });
       // and it can be edited down like any entry
       expect((await patchEntry(ctx.app, p, e.id, { hours: 7.5 })).json()).toMatchObject({ hours: 7.5, duration_seconds: 27000 });
@@ -365,8 +366,30 @@ describe('stop', () => {
     const e = (await start(p)).json();
     ctx.clock.advance(30 * 3600_000);
     expect((await get(p, e.id)).json()).toMatchObject({ duration_seconds: 86400, hours: 24 });
-    expect((await stop(p, e.id)).json()).toMatchObject({ duration_seconds: 86400, hours: 24, started_time: e.started_time, ended_time: e.started_time }); // the 24 hours end where they began, not at the stop's clock
+    expect((await stop(p, e.id)).json()).toMatchObject({ duration_seconds: 86400, hours: 24, started_time: null, ended_time: null }); // the 24 hours ended on the next date
     setNow(ctx.clock, NOW);
+  });
+
+  it('a timer stopped past midnight keeps its hours on its start date, without times, and stays editable', async () => {
+    const p = await person();
+    setNow(ctx.clock, '2026-06-10T02:00:00.000Z'); // 22:00 on 2026-06-09 in New York
+    try {
+      const e = (await start(p, { notes: 'late' })).json();
+      expect(e).toMatchObject({ spent_date: '2026-06-09', started_time: '22:00' });
+      ctx.clock.advance(3 * 3600_000 + 30 * 60_000); // 01:30 on 2026-06-10
+      const stopped = await stop(p, e.id);
+      expect(stopped.statusCode, stopped.body).toBe(200);
+      // Not 22:00–01:30: an end before the start, which every later edit would refuse.
+      expect(stopped.json()).toMatchObject({ spent_date: '2026-06-09', hours: 3.5, started_time: null, ended_time: null });
+      expect((await patchEntry(ctx.app, p, e.id, { notes: 'late, fixed' })).json()).toMatchObject({ notes: 'late, fixed', hours: 3.5 });
+      expectError(await patchEntry(ctx.app, p, e.id, { started_time: '22:15' }), 400, 'invalid_request', 'ended_time');
+      // A run on one date keeps both times.
+      const same = (await start(p, { notes: 'morning' })).json();
+      ctx.clock.advance(3600_000);
+      expect((await stop(p, same.id)).json()).toMatchObject({ spent_date: '2026-06-10', started_time: '01:30', ended_time: '02:30', hours: 1 });
+    } finally {
+      setNow(ctx.clock, NOW);
+    }
   });
 
   it('follows the write rules: teammates’ managers yes, others 404, personal keys 403', async () => {

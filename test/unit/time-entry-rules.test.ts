@@ -11,6 +11,7 @@ import {
   parseHours,
   reservedService,
   timerStart,
+  timesAfterStop,
 } from '../../src/modules/tracking/time/rules.ts';
 import {
   isRuleError,
@@ -155,6 +156,26 @@ describe('completed durations', () => {
     // A span inside the gap keeps its length (both ends move forward alike), and an end before its start is still that.
     expect(completedDuration({ started: '02:10', ended: '02:40' }, '2026-03-29', 'Europe/Berlin')).toMatchObject({ seconds: 1800 });
     expect(err(completedDuration({ started: '05:00', ended: '04:00' }, '2026-03-29', 'Europe/Berlin'))?.message).toBe('ended_time must be after started_time.');
+  });
+  it("refuses more than 24 hours between two times of the day the clocks go back (a 400, not the column's check)", () => {
+    expect(completedDuration({ started: '00:00', ended: '23:00' }, '2026-10-25', 'Europe/Berlin')).toMatchObject({ seconds: 86400 });
+    expect(err(completedDuration({ started: '00:00', ended: '23:59' }, '2026-10-25', 'Europe/Berlin'))).toEqual({
+      field: 'ended_time',
+      message: '00:00 to 23:59 on 2026-10-25 in Europe/Berlin is 24.983333 hours (the clocks went back); an entry holds at most 24 hours.',
+    });
+    // Lord Howe's clocks go back by half an hour.
+    expect(err(completedDuration({ started: '00:00', ended: '23:45' }, '2026-04-05', 'Australia/Lord_Howe'))?.field).toBe('ended_time');
+  });
+});
+
+describe("a stopped timer's times", () => {
+  it("keeps its start and the stop's clock when the run ended on its own date", () => {
+    expect(timesAfterStop({ spent_date: '2026-06-09', started_time: '09:00' }, { date: '2026-06-09', time: '17:30' })).toEqual({ started_time: '09:00', ended_time: '17:30' });
+  });
+  it('keeps none when it ended on a later date (past midnight, or at the 24-hour cap), or never had a start time', () => {
+    expect(timesAfterStop({ spent_date: '2026-06-09', started_time: '23:00' }, { date: '2026-06-10', time: '01:00' })).toEqual({ started_time: null, ended_time: null });
+    expect(timesAfterStop({ spent_date: '2026-06-09', started_time: '09:15' }, { date: '2026-06-10', time: '09:15' })).toEqual({ started_time: null, ended_time: null });
+    expect(timesAfterStop({ spent_date: '2026-06-09', started_time: null }, { date: '2026-06-09', time: '17:30' })).toEqual({ started_time: null, ended_time: null });
   });
 });
 

@@ -211,7 +211,7 @@ export async function callerAssignment(trx: Tx, companyId: string, projectId: st
 export async function runningEntries(trx: Tx, companyId: string, userId: string, { lock = false, exceptId }: { lock?: boolean; exceptId?: string } = {}) {
   let query = trx
     .selectFrom('time_entries')
-    .select(['id', 'project_id', 'duration_seconds', 'timer_started_at'])
+    .select(['id', 'project_id', 'duration_seconds', 'timer_started_at', 'spent_date', 'started_time'])
     .where('company_id', '=', companyId)
     .where('user_id', '=', userId)
     .where('is_running', '=', true);

@@ -73,6 +73,13 @@ export function completedDuration(
   if (started != null && ended != null) {
     const span = wallClockSeconds(date, started, ended, zone);
     if (span <= 0) return emptySpan(date, started, ended, zone);
+    // Only the day the clocks go back has more than 24 hours between two times of it.
+    if (span > MAX_ENTRY_SECONDS) {
+      return {
+        field: 'ended_time',
+        message: `${started} to ${ended} on ${date} in ${zone} is ${secondsToHours(span).toString()} hours (the clocks went back); an entry holds at most 24 hours.`,
+      };
+    }
     if (hours !== undefined && Math.abs(hoursToSeconds(hours) - span) >= 60) {
       return {
         field: 'hours',
@@ -99,6 +106,20 @@ function emptySpan(date: string, started: string, ended: string, zone: string): 
     field,
     message: `${field} ${hhmm} does not exist on ${date} in ${zone} (the clocks went forward); it counts as ${became}, which leaves no time between started_time and ended_time.`,
   };
+}
+
+/**
+ * A stopped timer's times: its start time and the stop's wall clock while the run ended on the
+ * entry's own date; none when it ended on a later date (past midnight, or at the 24-hour cap),
+ * since started_time..ended_time is a span of one date. A run without a start time (a timer on
+ * a past date) gets no end time either: the two go together.
+ */
+export function timesAfterStop(
+  entry: { spent_date: string; started_time: string | null },
+  end: { date: string; time: string },
+): { started_time: string | null; ended_time: string | null } {
+  if (entry.started_time === null || end.date !== entry.spent_date) return { started_time: null, ended_time: null };
+  return { started_time: entry.started_time, ended_time: end.time };
 }
 
 export type TimerStart = { spentDate: string; startedTime: string | null; startedAt: Date };

@@ -39,6 +39,7 @@ import {
   currentSeconds,
   parseHours,
   timerStart,
+  timesAfterStop,
 } from './rules.ts';
 import type { CreateInput, RestartInput, StopInput, UpdateInput } from './schemas.ts';
 import { choicesFor, privateNotesOf, projectNames, recentPairs, writePrivateNotes } from './web-queries.ts';
@@ -207,18 +208,23 @@ function resolvePerson(p: Principal, userId: string | undefined, ctx: WriteConte
   return userId.toLowerCase();
 }
 
-/** Stops a running timer now: its seconds accumulate (at most 24 hours) and ended_time is now's wall clock. */
+/**
+ * Stops a running timer now: its seconds accumulate (at most 24 hours) and ended_time is now's
+ * wall clock. Times are one date's wall clock (an end after the start, on the entry's date), so
+ * a run that ends past that date's midnight (into the next day, or capped at 24 hours) keeps its
+ * hours without times, as an imported entry past midnight does: kept, 23:00–13:44 or 09:15–09:15
+ * would be an entry the rules refuse on its next edit, and the calendars could not draw it.
+ */
 async function stopTimer(
   trx: Tx,
   companyId: string,
-  entry: { id: string; duration_seconds: number; timer_started_at: Date | null },
+  entry: { id: string; duration_seconds: number; timer_started_at: Date | null; spent_date: string; started_time: string | null },
   settings: TimeSettings,
   now: Date,
   extra: EntryChanges = {},
 ) {
   const seconds = currentSeconds(entry, now);
-  // A run capped at 24 hours ends where the 24 hours did, so started_time, ended_time
-  // and hours still describe one span (09:15 → 09:15 for a full day), not the stop's clock.
+  // A run capped at 24 hours ends where the 24 hours did, not at the stop's clock.
   const endedAt =
     seconds >= MAX_ENTRY_SECONDS && entry.timer_started_at
       ? new Date(Math.min(now.getTime(), entry.timer_started_at.getTime() + Math.max(0, MAX_ENTRY_SECONDS - entry.duration_seconds) * 1000))
@@ -232,7 +238,7 @@ async function stopTimer(
       hours_entered: null,
       is_running: false,
       timer_started_at: null,
-      ended_time: wallClockOf(endedAt, settings.timezone).time,
+      ...timesAfterStop(entry, wallClockOf(endedAt, settings.timezone)),
       ...extra,
     },
     now,
