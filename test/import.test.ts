@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.ts';
+import { withTenant } from '../src/db/tenant.ts';
+import { lockWorkspaceImports } from '../src/modules/integrations/import/queries.ts';
 import { runCli } from './cli-runner.ts';
+import { makeTimeWorkspace, postEntry } from './fixtures/catalog.ts';
 import { addMember, createWorkspaceWithOwner, createTestContext, onPostgres, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 
 /**
@@ -361,6 +364,37 @@ describe('the other trackers', () => {
     const night = await sql<{ started: string | null; seconds: number }>`select started_time as started, duration_seconds as seconds from time_entries
       where company_id = ${companyId} and notes = 'Incident review'`.execute(ctx.db);
     expect(night.rows).toEqual([{ started: null, seconds: 3600 }]);
+  });
+});
+
+describe.skipIf(!onPostgres)("an import and the workspace's other writes", () => {
+  it("holds back a second import, not the workspace's time entries", async () => {
+    const w = await makeTimeWorkspace(ctx.db, { name: 'Importing' });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    // An import's transaction, as long as a large file's writes take.
+    const importing = withTenant(ctx.db, w.companyId, async (trx) => {
+      await lockWorkspaceImports(trx, w.companyId);
+      locked();
+      await held;
+    });
+    try {
+      await isLocked;
+      const entry = await postEntry(ctx.app, w.member, { project_id: w.project, task_id: w.task, spent_date: '2026-06-01', hours: 1 });
+      expect(entry.statusCode, entry.body).toBe(201);
+      // A second import waits for the first (here: refused by a short lock timeout instead of waiting).
+      await expect(
+        withTenant(ctx.db, w.companyId, async (trx) => {
+          await sql`set local lock_timeout = '200ms'`.execute(trx);
+          await lockWorkspaceImports(trx, w.companyId);
+        }),
+      ).rejects.toMatchObject({ code: '55P03' });
+    } finally {
+      release();
+      await importing;
+    }
   });
 });
 

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, InjectOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { redisStore } from '../src/http/rate-limit-stores.ts';
 import { addMember, createTestContext, createWorkspaceWithOwner, type Caller, type TestContext } from './helpers.ts';
 
 /**
@@ -418,8 +419,9 @@ describe('rate limit counters in Redis', () => {
       // One 150 ms command timeout, then the process's store; without the timeout the first
       // request would hang (and the test with it): its answer is the proof, not a stopwatch.
       for (let i = 0; i < 4; i++) statuses.push((await me(app, caller.headers)).statusCode);
-      // The process's own count starts afresh: three allowed, then 429.
-      expect(statuses).toEqual([200, 200, 200, 429]);
+      // The process counts on from what Redis last told it (one request), not from 0: two more
+      // allowed, then 429. Counting afresh, every process would hand out a whole budget at once.
+      expect(statuses).toEqual([200, 200, 429, 429]);
       expect((await app.inject({ method: 'GET', url: '/healthz' })).json().rate_limit).toBe('memory-fallback');
 
       frozen.thaw();
@@ -439,6 +441,27 @@ describe('rate limit counters in Redis', () => {
       expect(logs.filter((l) => l.includes('rate limit store reachable again'))).toHaveLength(1);
     } finally {
       await frozen.close();
+    }
+  });
+});
+
+describe('the Redis store in a busy process', () => {
+  it('an answer that came on time counts as Redis', async () => {
+    const log = { warn: vi.fn(), info: vi.fn() } as unknown as FastifyBaseLogger;
+    const store = await redisStore({ url: 'redis://127.0.0.1:6379', prefix: redisPrefix, windowMs: 60_000 }, log);
+    try {
+      const key = `busy:${randomBytes(4).toString('hex')}`;
+      const hit = store.hit(key, undefined, Date.now());
+      // The event loop is held past the command timeout (150 ms) while Redis answers at once:
+      // the timer and the answer are both due when it is free again, and the answer is what counts.
+      const until = Date.now() + 400;
+      while (Date.now() < until);
+      expect(await hit).toMatchObject({ counted: { count: 1 } });
+      expect(store.mode).toBe('redis');
+      expect(log.warn).not.toHaveBeenCalled();
+      expect(await store.hit(key, undefined, Date.now())).toMatchObject({ counted: { count: 2 } });
+    } finally {
+      await store.close();
     }
   });
 });

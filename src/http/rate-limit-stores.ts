@@ -29,7 +29,7 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export function memoryStore(windowMs: number): Store & { mode: 'memory' } {
+export function memoryStore(windowMs: number): Store & { mode: 'memory'; seed(key: string, seen: Window, now: number): void } {
   const windows = new Map<string, { count: number; resetAt: number }>();
   // Drop finished windows now and then, so idle keys do not accumulate.
   const sweep = setInterval(() => {
@@ -53,6 +53,11 @@ export function memoryStore(windowMs: number): Store & { mode: 'memory' } {
       const w = windows.get(key);
       if (w && w.resetAt > now && w.count > 0) w.count--;
     },
+    /** Takes a count seen elsewhere (Redis) as this key's, unless this window has counted more. */
+    seed(key, seen, now) {
+      const w = windows.get(key);
+      if (!w || w.resetAt <= now || w.count < seen.count) windows.set(key, { count: seen.count, resetAt: now + seen.ttl });
+    },
     async close() {
       clearInterval(sweep);
     },
@@ -65,6 +70,8 @@ export function memoryStore(windowMs: number): Store & { mode: 'memory' } {
  * this only bounds what a hung or distant Redis adds to a request.
  */
 const COMMAND_TIMEOUT_MS = 150;
+/** ioredis's own limit: only drops the commands a hung Redis holds (answeredWithin decides for requests). */
+const HUNG_COMMAND_MS = 5000;
 /** How long the start waits for a first connection before starting on the fallback. */
 const CONNECT_TIMEOUT_MS = 1000;
 /** After a failed command, requests skip Redis this long, then one tries it again. */
@@ -85,7 +92,7 @@ export async function redisStore(
   const redis = new Redis(options.url, {
     keyPrefix: options.prefix,
     connectTimeout: CONNECT_TIMEOUT_MS,
-    commandTimeout: COMMAND_TIMEOUT_MS,
+    commandTimeout: HUNG_COMMAND_MS,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     enableAutoPipelining: true,
@@ -119,8 +126,7 @@ export async function redisStore(
       // The first hit of a window sets its expiry; later hits only count.
       const tx = redis.multi().incr(key).pexpire(key, windowMs, 'NX').pttl(key);
       if (reserve !== undefined) tx.incr(reserve).pexpire(reserve, windowMs, 'NX').pttl(reserve);
-      return tx
-        .exec()
+      return answeredWithin(tx.exec(), COMMAND_TIMEOUT_MS)
         .then((results) => {
           if (!results) throw new Error('rate limit transaction discarded');
           const value = (i: number) => {
@@ -129,10 +135,15 @@ export async function redisStore(
             return Number(v ?? 0);
           };
           const ttl = (i: number) => (value(i) > 0 ? value(i) : windowMs);
-          return {
+          const hits = {
             counted: { count: value(0), ttl: ttl(2) },
             reserved: reserve === undefined ? undefined : { count: value(3), ttl: ttl(5) },
           };
+          // Should Redis stop answering, this process counts on from what it last told, not from 0:
+          // a fresh budget in every process at once is what a burst that outruns the timeout would get.
+          fallback.seed(key, hits.counted, now);
+          if (reserve !== undefined) fallback.seed(reserve, hits.reserved!, now);
+          return hits;
         })
         .then(
           (hits) => {
@@ -161,6 +172,29 @@ export async function redisStore(
 }
 
 const RELEASE_SCRIPT = "if redis.call('exists', KEYS[1]) == 1 then return redis.call('decr', KEYS[1]) end return 0";
+
+/**
+ * The command's answer, or a rejection when it has not come within `ms`. Judged after the event
+ * loop has read what arrived meanwhile (setImmediate runs after the poll phase): in a process
+ * too busy to run its timer on time, an answer Redis gave on time is already in the socket,
+ * and counting it a failure would send the process to its own counters for nothing.
+ */
+function answeredWithin<T>(command: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (done: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      done();
+    };
+    const timer = setTimeout(() => setImmediate(() => settle(() => reject(new Error(`Redis did not answer within ${ms} ms`)))), ms);
+    command.then(
+      (value) => settle(() => resolve(value)),
+      (err: unknown) => settle(() => reject(err)),
+    );
+  });
+}
 
 /** Resolves once the client is ready, has failed to connect, or `ms` has passed. */
 function connected(redis: Redis, ms: number): Promise<void> {

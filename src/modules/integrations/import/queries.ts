@@ -15,6 +15,17 @@ import { IMPORT_SERVICE, type Existing } from './plan.ts';
 /** Entries per INSERT: each column travels as one array parameter (unnest), so a chunk is one statement of a dozen parameters. */
 export const CHUNK = 5000;
 
+/**
+ * One import of a workspace at a time: a second waits here, then finds the first one's rows.
+ * FOR NO KEY UPDATE, not FOR UPDATE: every write of the workspace takes FOR KEY SHARE on this
+ * row for its foreign key, and FOR UPDATE would hold them all for as long as a 10 MiB import
+ * writes (they failed after the lock timeout). It still queues behind, and holds back, the
+ * paths that lock the row FOR UPDATE to serialise themselves (invitations, owners' changes).
+ */
+export async function lockWorkspaceImports(trx: Tx, companyId: string): Promise<void> {
+  await trx.selectFrom('companies').select('id').where('id', '=', companyId).forNoKeyUpdate().execute();
+}
+
 export async function loadExisting(trx: Tx, companyId: string): Promise<Omit<Existing, 'identities'> & { currency: string }> {
   const [members, clients, projects, tasks, company] = await Promise.all([
     trx

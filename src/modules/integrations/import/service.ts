@@ -13,7 +13,7 @@ import { inviteImportedMember } from '../../people/invitations/index.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { parseExport } from './parse.ts';
 import { IMPORT_SERVICE, planImport, type Plan } from './plan.ts';
-import { ensureAssignments, identitiesOf, importedRefs, insertEntries, insertNewRates, insertPeople, loadExisting, type EntryValues } from './queries.ts';
+import { ensureAssignments, identitiesOf, importedRefs, insertEntries, insertNewRates, insertPeople, loadExisting, lockWorkspaceImports, type EntryValues } from './queries.ts';
 import { TRACKER_NAMES, type DateOrder, type Tracker } from './row.ts';
 
 /**
@@ -99,8 +99,7 @@ export async function importFile(db: Kysely<DB>, p: Principal, data: Buffer | st
   const identities = await identitiesOf(db, emails);
   const companyId = p.companyId;
   return withTenant(db, companyId, async (trx) => {
-    // One import of a workspace at a time: a second waits here, then finds the first one's rows.
-    await trx.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().execute();
+    await lockWorkspaceImports(trx, companyId);
     const existing = await loadExisting(trx, companyId);
     const plan = planImport(parsed.tracker, parsed.rows, { ...existing, identities });
     plan.warnings.unshift(...parsed.warnings);
