@@ -725,7 +725,7 @@ describe('help and completion', () => {
     expect(await complete('sheaf', 'timer', '')).toBe('start stop restart status');
     expect(await complete('sheaf', 'completion', '')).toBe('bash zsh fish');
     expect(await complete('sheaf', 'timer', 'restart', '0199a0a0-0000-7000-8000-000000000000', '--r')).toBe('--replace --profile --json --help');
-    expect(await complete('sheaf', 'import', 'taxi.csv', '--')).toBe('--workspace --format --dry-run --json --help');
+    expect(await complete('sheaf', 'import', 'taxi.csv', '--')).toBe('--workspace --format --date-order --dry-run --json --help');
     expect(await complete('sheaf', 'import', '')).toBe('(files)');
   });
   it.skipIf(!hasShell('fish'))('fish accepts its script and completes a group and an option', async () => {
