@@ -110,6 +110,58 @@ test('submit, review the preflight, acknowledge and approve, see the lock, withd
   await expectClean(page);
 });
 
+/** Approves a person's submitted time of a period, acknowledging the preflight's warnings as the API asks. */
+async function approve(workspace: TestWorkspace, userId: string, from: string, to: string) {
+  const first = await workspace.api('POST', '/api/v2/approvals/approve', { user_id: userId, from, to, acknowledged_warning_codes: [] });
+  if (first.status !== 409) return ok(Promise.resolve(first));
+  return ok(
+    workspace.api('POST', '/api/v2/approvals/approve', {
+      user_id: userId,
+      from,
+      to,
+      preflight_fingerprint: first.body.preflight.fingerprint,
+      acknowledged_warning_codes: first.body.preflight.warnings.map((w: { code: string }) => w.code),
+    }),
+  );
+}
+
+test('many approved weeks: fifty at a time, and narrowed to a person', async ({ page, workspace }) => {
+  test.setTimeout(120_000);
+  const t = await team(workspace);
+  const lea = await workspace.seed.memberWithPassword('Lea');
+  await ok(workspace.api('POST', `/api/v2/projects/${t.project.id}/user_assignments`, { user_id: lea.id }));
+  // 30 weeks each for Mia and Lea before this one; the list has the last 26 of each: 52 weeks.
+  const daysBack = (days: number) => new Date(Date.parse(`${t.from}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+  const [from, to] = [daysBack(30 * 7), daysBack(1)];
+  for (const who of [t.mia, lea]) {
+    for (let w = 1; w <= 30; w++) await ok(workspace.api('POST', '/api/v2/time_entries', { project_id: t.project.id, task_id: t.task.id, spent_date: daysBack(w * 7), hours: 1 }, who.id));
+    await ok(workspace.api('POST', '/api/v2/approvals/submit', { from, to }, who.id));
+    await approve(workspace, who.id, from, to);
+  }
+  await signInAs(page, t.ada);
+  await visit(page, '/approvals', 'approvals-many');
+  const approved = page.getByRole('region', { name: 'Approved lately' });
+  const rows = approved.getByRole('table').getByRole('row');
+  await expect(rows).toHaveCount(51); // the header and 50 weeks
+  const pager = approved.getByRole('navigation', { name: 'Pages' });
+  await expect(pager).toContainText('Page 1 of 2 (52 weeks)');
+  await pager.getByRole('button', { name: 'Next page' }).click();
+  await expect(rows).toHaveCount(3);
+  await expect(pager).toContainText('Page 2 of 2 (52 weeks)');
+  await checkPage(page, 'approvals-many-page-2');
+  const find = approved.getByRole('searchbox', { name: 'Find a person' });
+  await find.fill('lea');
+  await expect(approved.getByRole('status')).toHaveText('26 weeks of people matching “lea”.');
+  await expect(rows).toHaveCount(27);
+  await expect(rows.nth(1)).toContainText('Lea Tester');
+  await expect(pager).toHaveCount(0);
+  await find.fill('nobody');
+  await expect(approved.getByRole('status')).toHaveText('0 weeks of people matching “nobody”.');
+  await expect(approved.getByRole('table')).toHaveCount(0);
+  await expect(approved).not.toContainText('No approved weeks');
+  await expectClean(page);
+});
+
 test('a withdrawal that billed work depends on is refused with the reason', async ({ page, workspace }) => {
   const t = await team(workspace, true);
   await ok(workspace.api('POST', '/api/v2/approvals/submit', { from: t.from, to: t.to }, t.mia.id));

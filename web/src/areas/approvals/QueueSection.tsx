@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { DialogTrigger } from 'react-aria-components';
 import { describeError } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { search, searchIndex } from '../../ui/match.ts';
+import { Pager } from '../../ui/Pager.tsx';
+import { TextField } from '../../ui/TextField.tsx';
 import { queueQuery, type QueueRow } from './api.ts';
 import { useFormat } from '../../api/format.ts';
 import { useApprovalTexts } from './texts.ts';
@@ -53,16 +56,53 @@ export function QueueSection() {
   );
 }
 
+/**
+ * Rows shown at a time. An agency's administrator has thousands of approved weeks in the last
+ * six months (300 people × 26 weeks): all of them, each with its button, took the browser
+ * tens of seconds to draw, so the list is paged here (the answer is small) and can be narrowed
+ * to a person.
+ */
+const PAGE_ROWS = 50;
+
 function QueueTable({ id, title, empty, rows, action }: { id: string; title: string; empty: string; rows: QueueRow[]; action: (row: QueueRow) => React.ReactNode }) {
   const t = useApprovalTexts();
   const format = useFormat();
+  const [query, setQuery] = useState('');
+  const [wanted, setPage] = useState(1);
+  const index = useMemo(() => searchIndex(rows, (r) => `${r.name} ${r.email}`), [rows]);
+  const found = query.trim() ? search(index, query) : rows;
+  const pages = Math.max(1, Math.ceil(found.length / PAGE_ROWS));
+  // A review or withdrawal shortens the list: stay on its last page rather than an empty one.
+  const page = Math.min(wanted, pages);
+  const shown = found.slice((page - 1) * PAGE_ROWS, page * PAGE_ROWS);
   return (
     <section aria-labelledby={id} className="flex min-w-0 flex-col gap-3">
       <h2 id={id} className="text-lg font-semibold text-stone-900">
         {title}
       </h2>
-      {rows.length === 0 ? (
-        <p className="text-sm text-stone-600">{empty}</p>
+      {rows.length > PAGE_ROWS && (
+        <div className="flex flex-col gap-1">
+          <TextField
+            label={t('queue.find')}
+            description={t('queue.findHint')}
+            type="search"
+            value={query}
+            onChange={(value) => {
+              setQuery(value);
+              setPage(1);
+            }}
+            className="max-w-sm"
+          />
+          {query.trim() && (
+            <p role="status" className="text-sm text-stone-600">
+              {t('queue.found', { count: found.length, query: query.trim() })}
+            </p>
+          )}
+        </div>
+      )}
+      {found.length === 0 ? (
+        // A search that found nobody says so in its status line; the list itself is not empty.
+        rows.length === 0 && <p className="text-sm text-stone-600">{empty}</p>
       ) : (
         <div className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs">
           <table data-stack className="w-full min-w-[34rem] border-collapse text-sm">
@@ -76,7 +116,7 @@ function QueueTable({ id, title, empty, rows, action }: { id: string; title: str
               </tr>
             </thead>
             <tbody className="divide-y divide-stone-100">
-              {rows.map((row) => (
+              {shown.map((row) => (
                 <tr key={`${row.user_id}/${row.week_start}`}>
                   <th scope="row" className="px-3 py-2 text-left font-medium text-stone-900">
                     {row.name}
@@ -92,6 +132,7 @@ function QueueTable({ id, title, empty, rows, action }: { id: string; title: str
           </table>
         </div>
       )}
+      {pages > 1 && <Pager list={{ page, total_pages: pages, total_entries: found.length }} noun={t('queue.weeksNoun')} onPage={setPage} />}
     </section>
   );
 }

@@ -50,6 +50,11 @@ const en = {
     items: 'Items',
     hours: 'Hours',
     action: 'Action',
+    weeksNoun: 'weeks',
+    find: 'Find a person',
+    findHint: 'By name or e-mail.',
+    found_one: '{{count}} week of people matching “{{query}}”.',
+    found_other: '{{count}} weeks of people matching “{{query}}”.',
   },
   review: {
     title: '{{name}}, {{week}}',
@@ -171,6 +176,11 @@ export const { useTexts: useApprovalTexts } = defineTexts('approvals', en, {
     items: 'Einträge',
     hours: 'Stunden',
     action: 'Aktion',
+    weeksNoun: 'Wochen',
+    find: 'Person suchen',
+    findHint: 'Nach Name oder E-Mail.',
+    found_one: '{{count}} Woche von Personen, die zu „{{query}}“ passen.',
+    found_other: '{{count}} Wochen von Personen, die zu „{{query}}“ passen.',
   },
   review: {
     title: '{{name}}, {{week}}',
