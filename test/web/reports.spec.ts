@@ -68,6 +68,11 @@ test('an administrator views each report with its chart and table, and the downl
   const timeCsv = await downloadCsv(page, 'Download CSV of time by project');
   expect(timeCsv.slice(1).map((r) => [r[1], Number(r[2])])).toEqual(timeApi.map((g) => [g.name, g.hours]));
 
+  // Two years: the team report says it covers a year, once, and asks nothing the API would refuse.
+  calls = await visit(page, '/reports/team?from=2024-03-01&to=2026-02-28', 'reports-team-too-long');
+  expect(calls.filter((c) => c.includes('/reports/')), calls.join(', ')).toEqual([]);
+  await expect(page.getByRole('alert')).toHaveText(['The team report covers at most a year: choose a shorter period.']);
+
   // Team time: hours per person and an amount column per currency.
   calls = await visit(page, `/reports/team?${MARCH}`, 'reports-team');
   expect(calls.length, calls.join(', ')).toBeLessThanOrEqual(3);

@@ -2,19 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { useFormat } from '../../api/format.ts';
 import { teamQuery, type TeamRow } from './api.ts';
 import { currenciesOf } from './currencies.ts';
-import { spanDays } from '../../ui/dates.ts';
+import { beyondReportSpan } from './period.ts';
 import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod } from './parts.tsx';
 import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
 import { Alert } from '../../ui/Alert.tsx';
 
-const MAX_DAYS = 366;
-
 /** Hours and billable hours per person, and billable amounts per currency (one column each, never added together). */
 export function TeamReportPage() {
   const t = useReportTexts();
   const range = usePeriod();
-  const tooLong = spanDays(range) > MAX_DAYS;
+  const tooLong = beyondReportSpan(range);
   const { data, error, isPlaceholderData } = useQuery({ ...teamQuery(range), enabled: !tooLong });
 
   return (
@@ -27,7 +25,7 @@ export function TeamReportPage() {
       </div>
       <PeriodPicker range={range} />
       {tooLong && <Alert>{t('team.tooLong')}</Alert>}
-      {error && !data && <LoadError error={error} />}
+      {error && !data && !tooLong && <LoadError error={error} />}
       {!data && !error && !tooLong && <Loading text={t('loading.team')} />}
       {data && !tooLong && (
         <div aria-busy={isPlaceholderData} className="flex flex-col gap-4">

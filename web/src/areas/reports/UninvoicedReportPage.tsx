@@ -4,12 +4,10 @@ import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { buttonClass } from '../../ui/Button.tsx';
 import { uninvoicedQuery, type Range, type UninvoicedRow } from './api.ts';
-import { spanDays } from '../../ui/dates.ts';
+import { beyondReportSpan } from './period.ts';
 import { Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod } from './parts.tsx';
 import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
-
-const MAX_DAYS = 366;
 
 interface ClientGroup {
   client_id: string;
@@ -40,7 +38,7 @@ const hasOpenWork = (r: UninvoicedRow) => Number(r.uninvoiced_hours) > 0 || Numb
 export function UninvoicedReportPage() {
   const t = useReportTexts();
   const range = usePeriod();
-  const tooLong = spanDays(range) > MAX_DAYS;
+  const tooLong = beyondReportSpan(range);
   const { data, error, isPlaceholderData } = useQuery({ ...uninvoicedQuery(range), enabled: !tooLong });
 
   return (
@@ -53,7 +51,7 @@ export function UninvoicedReportPage() {
       </div>
       <PeriodPicker range={range} />
       {tooLong && <Alert>{t('uninvoiced.tooLong')}</Alert>}
-      {error && !data && <LoadError error={error} />}
+      {error && !data && !tooLong && <LoadError error={error} />}
       {!data && !error && !tooLong && <Loading text={t('loading.uninvoiced')} />}
       {data && !tooLong && (
         <div aria-busy={isPlaceholderData} className="flex flex-col gap-4">

@@ -5,7 +5,7 @@
  * (its time zone, through the person's Format). Their names are in texts.ts (`periods.*`).
  */
 import { serverNow } from '../../api/server-clock.ts';
-import { addDays, isDate, monthRange, yearRange } from '../../ui/dates.ts';
+import { addDays, isDate, monthRange, spanDays, yearRange } from '../../ui/dates.ts';
 import type { Format } from '../../ui/format.ts';
 
 export const PERIODS = ['this_month', 'last_month', 'this_quarter', 'last_quarter', 'this_year', 'last_year', 'last_365_days'] as const;
@@ -51,3 +51,10 @@ export const presetOf = (range: { from: string; to: string }, day: string) =>
     const r = periodRange(p, day);
     return r.from === range.from && r.to === range.to;
   });
+
+/**
+ * Whether a range is longer than the team and uninvoiced reports take (the API refuses more than
+ * a year: 366 days with a leap day). Their pages say so instead of asking, and their loaders do
+ * not prefetch what the API would refuse (a prefetch's 400 showed as a second refusal).
+ */
+export const beyondReportSpan = (range: { from: string; to: string }) => spanDays(range) > 366;

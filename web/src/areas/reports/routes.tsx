@@ -6,7 +6,7 @@ import { createFormat } from '../../ui/format.ts';
 import { mayRunBudgetReport, mayRunPlannedReport, mayRunTeamReport, mayRunTimeReport, mayRunUninvoicedReport } from './access.ts';
 import { budgetQuery, plannedQuery, teamQuery, timeQuery, uninvoicedQuery } from './api.ts';
 import { activeOf, groupByOf } from './params.ts';
-import { periodOf, today } from './period.ts';
+import { beyondReportSpan, periodOf, today } from './period.ts';
 import type { SaveAction } from './save.tsx';
 
 /**
@@ -56,7 +56,11 @@ export const reportsRoutes = (queryClient: QueryClient, composed: ReportsCompose
       },
       {
         path: 'team',
-        loader: when(queryClient, mayRunTeamReport, (s, day) => queryClient.prefetchQuery(teamQuery(periodOf(s, day)))),
+        // Beyond the API's span the page says so: a prefetch's 400 would be a second refusal.
+        loader: when(queryClient, mayRunTeamReport, (s, day) => {
+          const range = periodOf(s, day);
+          return beyondReportSpan(range) ? Promise.resolve() : queryClient.prefetchQuery(teamQuery(range));
+        }),
         lazy: () => import('./TeamReportPage.tsx').then((m) => ({ Component: m.TeamReportPage })),
       },
       {
@@ -66,7 +70,10 @@ export const reportsRoutes = (queryClient: QueryClient, composed: ReportsCompose
       },
       {
         path: 'uninvoiced',
-        loader: when(queryClient, mayRunUninvoicedReport, (s, day) => queryClient.prefetchQuery(uninvoicedQuery(periodOf(s, day)))),
+        loader: when(queryClient, mayRunUninvoicedReport, (s, day) => {
+          const range = periodOf(s, day);
+          return beyondReportSpan(range) ? Promise.resolve() : queryClient.prefetchQuery(uninvoicedQuery(range));
+        }),
         lazy: () => import('./UninvoicedReportPage.tsx').then((m) => ({ Component: m.UninvoicedReportPage })),
       },
       {
