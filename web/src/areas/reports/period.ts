@@ -58,3 +58,17 @@ export const presetOf = (range: { from: string; to: string }, day: string) =>
  * not prefetch what the API would refuse (a prefetch's 400 showed as a second refusal).
  */
 export const beyondReportSpan = (range: { from: string; to: string }) => spanDays(range) > 366;
+
+/**
+ * Rows a report's table shows at a time. An agency's two years by project are 2,000 rows and
+ * more: all of them at once made pages of 12,000–18,500 elements that took seconds to draw,
+ * while the chart shows the largest few and the downloads have every row.
+ */
+export const TABLE_ROWS = 100;
+
+/** The rows of a page (the last page when `page` is past it) and how many pages there are. */
+export function pageOfRows<T>(rows: readonly T[], page: number): { shown: readonly T[]; page: number; pages: number } {
+  const pages = Math.max(1, Math.ceil(rows.length / TABLE_ROWS));
+  const current = Math.min(Math.max(1, page), pages);
+  return { shown: rows.slice((current - 1) * TABLE_ROWS, current * TABLE_ROWS), page: current, pages };
+}

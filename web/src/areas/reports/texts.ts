@@ -3,6 +3,7 @@ import { defineTexts } from '../../ui/i18n.ts';
 /** The reports area's texts (web/src/ui/i18n.ts): English, and German typed from it. */
 const en = {
   reports: 'Reports',
+  rowsNoun: 'rows',
   tabs: { time: 'Time', team: 'Team', budget: 'Project budget', uninvoiced: 'Uninvoiced', planned: 'Planned vs tracked', saved: 'Saved' },
   periods: {
     this_month: 'This month',
@@ -151,6 +152,7 @@ const en = {
 
 export const { useTexts: useReportTexts, t: reportTexts } = defineTexts('reports', en, {
   reports: 'Berichte',
+  rowsNoun: 'Zeilen',
   tabs: { time: 'Zeit', team: 'Team', budget: 'Projektbudget', uninvoiced: 'Nicht abgerechnet', planned: 'Geplant vs. erfasst', saved: 'Gespeichert' },
   periods: {
     this_month: 'Dieser Monat',
