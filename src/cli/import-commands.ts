@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { operatorPrincipal } from '../access/operator.ts';
-import { DATE_ORDERS, importFile, TRACKERS, type DateOrder, type ImportReport, type Tracker } from '../modules/integrations/import/index.ts';
+import { DATE_ORDERS, chosen, importFile, TRACKERS, type DateOrder, type ImportReport, type Tracker } from '../modules/integrations/import/index.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';
 import { requireWorkspace } from './lookups.ts';
@@ -56,19 +56,16 @@ const commands = [
     parse(values) {
       const file = values.file;
       if (!file) throw new UsageError('Name the export file to import.');
-      const format = values.format;
-      if (format !== undefined && format !== 'auto' && !(TRACKERS as readonly string[]).includes(format)) {
-        throw new UsageError(`--format must be one of ${TRACKERS.join(', ')} (or auto), not '${format}'.`);
-      }
-      const dates = (values as Record<string, string | undefined>)['date-order'];
-      if (dates !== undefined && dates !== 'auto' && !(DATE_ORDERS as readonly string[]).includes(dates)) {
-        throw new UsageError(`--date-order must be one of ${DATE_ORDERS.join(', ')} (or auto), not '${dates}'.`);
-      }
+      const tracker = chosen(TRACKERS, values.format);
+      if (tracker === null) throw new UsageError(`--format must be one of ${TRACKERS.join(', ')} (or auto), not '${values.format}'.`);
+      const dateOrder = (values as Record<string, string | undefined>)['date-order'];
+      const dates = chosen(DATE_ORDERS, dateOrder);
+      if (dates === null) throw new UsageError(`--date-order must be one of ${DATE_ORDERS.join(', ')} (or auto), not '${dateOrder}'.`);
       return {
         id: workspaceOption(values),
         file,
-        tracker: format === undefined || format === 'auto' ? undefined : (format as Tracker),
-        dates: dates === undefined || dates === 'auto' ? undefined : (dates as DateOrder),
+        tracker,
+        dates,
         dryRun: (values as Record<string, unknown>)['dry-run'] === true,
       };
     },

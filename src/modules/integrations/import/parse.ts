@@ -171,4 +171,3 @@ export function parseExport(data: Buffer | string, options: ParseOptions = {}): 
   return { tracker, rows, warnings: told.warning ? [told.warning] : [] };
 }
 
-export const isTracker = (value: unknown): value is Tracker => typeof value === 'string' && (TRACKERS as readonly string[]).includes(value);

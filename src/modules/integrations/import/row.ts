@@ -116,6 +116,15 @@ function checkedDate(y: number, m: number, d: number, text: string, column: stri
 export const DATE_ORDERS = ['month_first', 'day_first'] as const;
 export type DateOrder = (typeof DATE_ORDERS)[number];
 
+/**
+ * An import option as the page, the routes and `sheaf import` take it: one of `choices`, or
+ * `auto` or absent for Sheaf to tell from the file (undefined); null when it is none of these.
+ */
+export function chosen<T extends string>(choices: readonly T[], value: string | undefined): T | undefined | null {
+  if (value === undefined || value === 'auto') return undefined;
+  return (choices as readonly string[]).includes(value) ? (value as T) : null;
+}
+
 /** A date with day and month before the year, as MM/DD/YYYY, DD/MM/YYYY, MM-DD-YYYY or DD-MM-YYYY write it. */
 export const NUMBERS_FIRST_DATE = /^(\d{1,2})([/-])(\d{1,2})\2(\d{4})$/;
 

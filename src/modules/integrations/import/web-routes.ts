@@ -6,8 +6,7 @@ import { ErrorResponses } from '../../../http/schemas.ts';
 import type { TypedApp } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
 import { MULTIPART_LIMITS, readTextUploadForm } from '../../workspace/files/index.ts';
-import { isTracker } from './parse.ts';
-import { DATE_ORDERS, TRACKERS, type DateOrder, type Tracker } from './row.ts';
+import { DATE_ORDERS, TRACKERS, chosen, type DateOrder, type Tracker } from './row.ts';
 import { ImportForm, ImportReportSchema } from './schemas.ts';
 import { importFile } from './service.ts';
 
@@ -28,19 +27,12 @@ const readImport: preValidationAsyncHookHandler = async (request) => {
   const extra = Object.keys(form.fields).find((f) => f !== 'format' && f !== 'date_order');
   if (extra !== undefined) throw badRequest(`Unknown form field '${extra}': an import has a file part and, optionally, format and date_order.`, { field: extra });
   if (!form.file) throw badRequest('The form has no file part named file.', { field: 'file' });
-  const format = form.fields.format;
-  if (format !== undefined && format !== 'auto' && !isTracker(format)) {
-    throw badRequest(`format must be auto or one of ${TRACKERS.join(', ')}, not '${format}'.`, { field: 'format' });
-  }
-  const dateOrder = form.fields.date_order;
-  if (dateOrder !== undefined && dateOrder !== 'auto' && !(DATE_ORDERS as readonly string[]).includes(dateOrder)) {
-    throw badRequest(`date_order must be auto or one of ${DATE_ORDERS.join(', ')}, not '${dateOrder}'.`, { field: 'date_order' });
-  }
-  uploads.set(request, {
-    data: form.file.data,
-    tracker: format === undefined || format === 'auto' ? undefined : format,
-    dates: dateOrder === undefined || dateOrder === 'auto' ? undefined : (dateOrder as DateOrder),
-  });
+  const { format, date_order: dateOrder } = form.fields;
+  const tracker = chosen(TRACKERS, format);
+  if (tracker === null) throw badRequest(`format must be auto or one of ${TRACKERS.join(', ')}, not '${format}'.`, { field: 'format' });
+  const dates = chosen(DATE_ORDERS, dateOrder);
+  if (dates === null) throw badRequest(`date_order must be auto or one of ${DATE_ORDERS.join(', ')}, not '${dateOrder}'.`, { field: 'date_order' });
+  uploads.set(request, { data: form.file.data, tracker, dates });
   request.body = {
     file: { file_name: form.file.filename, byte_size: form.file.data.length },
     ...(format !== undefined ? { format } : {}),
