@@ -170,4 +170,3 @@ export function parseExport(data: Buffer | string, options: ParseOptions = {}): 
   if (rows.length === 0) throw fileError('no_entries');
   return { tracker, rows, warnings: told.warning ? [told.warning] : [] };
 }
-
