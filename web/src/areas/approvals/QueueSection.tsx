@@ -6,6 +6,7 @@ import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { search, searchIndex } from '../../ui/match.ts';
 import { Pager } from '../../ui/Pager.tsx';
+import { pageOfRows } from '../../ui/pages.ts';
 import { TextField } from '../../ui/TextField.tsx';
 import { queueQuery, type QueueRow } from './api.ts';
 import { useFormat } from '../../api/format.ts';
@@ -71,10 +72,8 @@ function QueueTable({ id, title, empty, rows, action }: { id: string; title: str
   const [wanted, setPage] = useState(1);
   const index = useMemo(() => searchIndex(rows, (r) => `${r.name} ${r.email}`), [rows]);
   const found = query.trim() ? search(index, query) : rows;
-  const pages = Math.max(1, Math.ceil(found.length / PAGE_ROWS));
-  // A review or withdrawal shortens the list: stay on its last page rather than an empty one.
-  const page = Math.min(wanted, pages);
-  const shown = found.slice((page - 1) * PAGE_ROWS, page * PAGE_ROWS);
+  // A review or withdrawal shortens the list: it stays on its last page rather than an empty one.
+  const { shown, page, pages } = pageOfRows(found, wanted, PAGE_ROWS);
   return (
     <section aria-labelledby={id} className="flex min-w-0 flex-col gap-3">
       <h2 id={id} className="text-lg font-semibold text-stone-900">

@@ -6,11 +6,12 @@ import { Alert } from '../../ui/Alert.tsx';
 import { buttonClass } from '../../ui/Button.tsx';
 import { DatePicker } from '../../ui/DatePicker.tsx';
 import { Pager } from '../../ui/Pager.tsx';
+import { pageOfRows } from '../../ui/pages.ts';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
 import { cx, focusRingCss } from '../../ui/styles.ts';
 import { useFormat } from '../../api/format.ts';
 import { exportUrl, type ExportReport, type Range } from './api.ts';
-import { PERIODS, pageOfRows, periodOf, periodRange, presetOf, today, type Period } from './period.ts';
+import { PERIODS, TABLE_ROWS, periodOf, periodRange, presetOf, today, type Period } from './period.ts';
 import { useReportTexts } from './texts.ts';
 
 /** Changes some of the URL's parameters, keeping the others (the page's state lives in the URL). */
@@ -130,13 +131,13 @@ export function TableBox({ label, children }: { label: string; children: ReactNo
 }
 
 /**
- * A report table's rows a page at a time (pageOfRows), and its pager when there is more than one
+ * A report table's rows TABLE_ROWS at a time (pageOfRows), and its pager when there is more than one
  * page. Other rows (another period, grouping or filter) start on the first page again.
  */
 export function usePagedRows<T>(rows: readonly T[]): { shown: readonly T[]; pager: ReactNode } {
   const t = useReportTexts();
   const [wanted, setWanted] = useState({ page: 1, rows });
-  const { shown, page, pages } = pageOfRows(rows, wanted.rows === rows ? wanted.page : 1);
+  const { shown, page, pages } = pageOfRows(rows, wanted.rows === rows ? wanted.page : 1, TABLE_ROWS);
   const pager =
     pages > 1 ? <Pager list={{ page, total_pages: pages, total_entries: rows.length }} noun={t('rowsNoun')} onPage={(next) => setWanted({ page: next, rows })} /> : null;
   return { shown, pager };

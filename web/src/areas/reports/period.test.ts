@@ -3,7 +3,7 @@ import { currenciesOf } from './currencies.ts';
 import { activeOf, groupByOf } from './params.ts';
 import { createFormat } from '../../ui/format.ts';
 import { spanDays } from '../../ui/dates.ts';
-import { TABLE_ROWS, beyondReportSpan, pageOfRows, periodOf, periodRange, presetOf, today } from './period.ts';
+import { beyondReportSpan, periodOf, periodRange, presetOf, today } from './period.ts';
 
 describe('the reports’ period', () => {
   it.each([
@@ -56,18 +56,6 @@ describe('today, for the reports’ periods', () => {
     // So "this month" is December in Auckland while it is still November in London.
     expect(periodRange('this_month', at('Pacific/Auckland'))).toEqual({ from: '2026-12-01', to: '2026-12-31' });
     expect(periodRange('this_month', at('Europe/London'))).toEqual({ from: '2026-11-01', to: '2026-11-30' });
-  });
-});
-
-describe('a report table’s pages', () => {
-  const rows = Array.from({ length: 250 }, (_, i) => i);
-  it('shows TABLE_ROWS rows a page, the rest on the last', () => {
-    expect(pageOfRows(rows, 1)).toMatchObject({ page: 1, pages: 3, shown: rows.slice(0, TABLE_ROWS) });
-    expect(pageOfRows(rows, 3)).toMatchObject({ page: 3, pages: 3, shown: rows.slice(200) });
-  });
-  it('keeps to the pages there are: past the last is the last, and no rows are one empty page', () => {
-    expect(pageOfRows(rows, 9)).toMatchObject({ page: 3, shown: rows.slice(200) });
-    expect(pageOfRows([], 2)).toEqual({ page: 1, pages: 1, shown: [] });
   });
 });
 

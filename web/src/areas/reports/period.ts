@@ -65,10 +65,3 @@ export const beyondReportSpan = (range: { from: string; to: string }) => spanDay
  * while the chart shows the largest few and the downloads have every row.
  */
 export const TABLE_ROWS = 100;
-
-/** The rows of a page (the last page when `page` is past it) and how many pages there are. */
-export function pageOfRows<T>(rows: readonly T[], page: number): { shown: readonly T[]; page: number; pages: number } {
-  const pages = Math.max(1, Math.ceil(rows.length / TABLE_ROWS));
-  const current = Math.min(Math.max(1, page), pages);
-  return { shown: rows.slice((current - 1) * TABLE_ROWS, current * TABLE_ROWS), page: current, pages };
-}
