@@ -6,7 +6,7 @@ import { useFormat } from '../../api/format.ts';
 import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
 import { activeOf } from './params.ts';
-import { Chart, Downloads, Empty, LoadError, Loading, num, TableBox, th, usePagedRows, useSearchUpdate } from './parts.tsx';
+import { Chart, Downloads, Empty, LoadError, Loading, TableBox, num, th, useSearchUpdate, usePagedRows } from './parts.tsx';
 
 /** What a budget is counted in (the API's budget_by): hours, or money (fees at the rates in force; internal cost). */
 const UNITS = ['project', 'task', 'person', 'task_fees', 'project_cost'] as const;
@@ -76,48 +76,45 @@ function BudgetTable({ rows }: { rows: BudgetRow[] }) {
   const show = (r: BudgetRow, value: number | null) =>
     value === null ? <span className="text-stone-500">—</span> : r.currency ? format.money(value, r.currency) : format.hours(value);
   return (
-    <>
-      <TableBox label={t('budget.table')}>
-        <table data-stack className="w-full min-w-[40rem] border-collapse text-sm">
-          <caption className="sr-only">{t('budget.caption')}</caption>
-          <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
-            <tr>
-              <th scope="col" className={th}>{t('budget.project')}</th>
-              <th scope="col" className={th}>{t('budget.budgetBy')}</th>
-              <th scope="col" className={`${th} text-right`}>{t('budget.budget')}</th>
-              <th scope="col" className={`${th} text-right`}>{t('budget.spent')}</th>
-              <th scope="col" className={`${th} text-right`}>{t('budget.remaining')}</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-stone-100">
-            {shown.map((r) => {
-              const over = r.budget_remaining !== null && r.budget_remaining < 0;
-              return (
-                <tr key={r.project_id}>
-                  <th scope="row" className="px-3 py-2.5 text-left font-normal">
-                    <span className="block font-medium text-stone-900">
-                      {r.project_name}
-                      {!r.is_active && <span className="ml-2 text-xs font-normal text-stone-600">{t('budget.archived')}</span>}
-                    </span>
-                    <span className="block text-xs text-stone-600">{r.client_name}</span>
-                  </th>
-                  <td className="px-3 py-2.5 text-stone-700">
-                    {unitLabel(r.budget_by)}
-                    {r.budget_is_monthly && <span className="ml-2 rounded-sm bg-sky-50 px-1.5 py-0.5 text-xs font-medium text-sky-900">{t('budget.monthly')}</span>}
-                  </td>
-                  <td className={num}>{show(r, r.budget)}</td>
-                  <td className={num}>{show(r, r.budget_spent)}</td>
-                  <td className={`${num} ${over ? 'font-semibold text-red-700' : ''}`}>
-                    {show(r, r.budget_remaining)}
-                    {over && <span className="block text-xs font-normal">{t('budget.over')}</span>}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableBox>
-      {pager}
-    </>
+    <TableBox label={t('budget.table')} pager={pager}>
+      <table data-stack className="w-full min-w-[40rem] border-collapse text-sm">
+        <caption className="sr-only">{t('budget.caption')}</caption>
+        <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
+          <tr>
+            <th scope="col" className={th}>{t('budget.project')}</th>
+            <th scope="col" className={th}>{t('budget.budgetBy')}</th>
+            <th scope="col" className={`${th} text-right`}>{t('budget.budget')}</th>
+            <th scope="col" className={`${th} text-right`}>{t('budget.spent')}</th>
+            <th scope="col" className={`${th} text-right`}>{t('budget.remaining')}</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-stone-100">
+          {shown.map((r) => {
+            const over = r.budget_remaining !== null && r.budget_remaining < 0;
+            return (
+              <tr key={r.project_id}>
+                <th scope="row" className="px-3 py-2.5 text-left font-normal">
+                  <span className="block font-medium text-stone-900">
+                    {r.project_name}
+                    {!r.is_active && <span className="ml-2 text-xs font-normal text-stone-600">{t('budget.archived')}</span>}
+                  </span>
+                  <span className="block text-xs text-stone-600">{r.client_name}</span>
+                </th>
+                <td className="px-3 py-2.5 text-stone-700">
+                  {unitLabel(r.budget_by)}
+                  {r.budget_is_monthly && <span className="ml-2 rounded-sm bg-sky-50 px-1.5 py-0.5 text-xs font-medium text-sky-900">{t('budget.monthly')}</span>}
+                </td>
+                <td className={num}>{show(r, r.budget)}</td>
+                <td className={num}>{show(r, r.budget_spent)}</td>
+                <td className={`${num} ${over ? 'font-semibold text-red-700' : ''}`}>
+                  {show(r, r.budget_remaining)}
+                  {over && <span className="block text-xs font-normal">{t('budget.over')}</span>}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableBox>
   );
 }

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useFormat } from '../../api/format.ts';
 import type { Format } from '../../ui/format.ts';
 import { plannedQuery, type PlannedRow } from './api.ts';
-import { Empty, LoadError, Loading, num, PeriodPicker, TableBox, th, usePagedRows, usePeriod } from './parts.tsx';
+import { Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod, usePagedRows } from './parts.tsx';
 import { useReportTexts } from './texts.ts';
 
 /**
@@ -46,46 +46,43 @@ function PlannedTable({ rows }: { rows: PlannedRow[] }) {
   const planned = rows.reduce((s, r) => s + seconds(r.planned_hours), 0);
   const tracked = rows.reduce((s, r) => s + seconds(r.tracked_hours), 0);
   return (
-    <>
-      <TableBox label={t('planned.table')}>
-        <table data-stack className="w-full border-collapse text-sm">
-          <caption className="sr-only">{t('planned.caption')}</caption>
-          <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
-            <tr>
-              <th scope="col" className={th}>{t('planned.client')}</th>
-              <th scope="col" className={th}>{t('planned.project')}</th>
-              <th scope="col" className={`${th} text-right`}>{t('planned.planned')}</th>
-              <th scope="col" className={`${th} text-right`}>{t('planned.tracked')}</th>
-              <th scope="col" className={`${th} text-right`}>{t('planned.difference')}</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-stone-100">
-            {shown.map((r) => {
-              const diff = seconds(r.tracked_hours) - seconds(r.planned_hours);
-              return (
-                <tr key={r.project.id}>
-                  <td className="px-3 py-2.5 text-stone-700">{r.project.client_name}</td>
-                  <td className="px-3 py-2.5 font-medium text-stone-900">{r.project.name}</td>
-                  <td className={num}>{format.hours(r.planned_hours)}</td>
-                  <td className={num}>{format.hours(r.tracked_hours)}</td>
-                  <td className={`${num} ${diff > 0 ? 'text-amber-800' : diff < 0 ? 'text-stone-700' : 'text-stone-500'}`}>{signed(format, diff)}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-          <tfoot className="border-t border-stone-200 bg-stone-50 font-semibold text-stone-900">
-            <tr>
-              <th scope="row" colSpan={2} className="px-3 py-2.5 text-left">
-                {t('planned.total')}
-              </th>
-              <td className={num}>{format.duration(planned)}</td>
-              <td className={num}>{format.duration(tracked)}</td>
-              <td className={num}>{signed(format, tracked - planned)}</td>
-            </tr>
-          </tfoot>
-        </table>
-      </TableBox>
-      {pager}
-    </>
+    <TableBox label={t('planned.table')} pager={pager}>
+      <table data-stack className="w-full border-collapse text-sm">
+        <caption className="sr-only">{t('planned.caption')}</caption>
+        <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
+          <tr>
+            <th scope="col" className={th}>{t('planned.client')}</th>
+            <th scope="col" className={th}>{t('planned.project')}</th>
+            <th scope="col" className={`${th} text-right`}>{t('planned.planned')}</th>
+            <th scope="col" className={`${th} text-right`}>{t('planned.tracked')}</th>
+            <th scope="col" className={`${th} text-right`}>{t('planned.difference')}</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-stone-100">
+          {shown.map((r) => {
+            const diff = seconds(r.tracked_hours) - seconds(r.planned_hours);
+            return (
+              <tr key={r.project.id}>
+                <td className="px-3 py-2.5 text-stone-700">{r.project.client_name}</td>
+                <td className="px-3 py-2.5 font-medium text-stone-900">{r.project.name}</td>
+                <td className={num}>{format.hours(r.planned_hours)}</td>
+                <td className={num}>{format.hours(r.tracked_hours)}</td>
+                <td className={`${num} ${diff > 0 ? 'text-amber-800' : diff < 0 ? 'text-stone-700' : 'text-stone-500'}`}>{signed(format, diff)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+        <tfoot className="border-t border-stone-200 bg-stone-50 font-semibold text-stone-900">
+          <tr>
+            <th scope="row" colSpan={2} className="px-3 py-2.5 text-left">
+              {t('planned.total')}
+            </th>
+            <td className={num}>{format.duration(planned)}</td>
+            <td className={num}>{format.duration(tracked)}</td>
+            <td className={num}>{signed(format, tracked - planned)}</td>
+          </tr>
+        </tfoot>
+      </table>
+    </TableBox>
   );
 }

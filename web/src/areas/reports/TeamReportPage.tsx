@@ -3,7 +3,7 @@ import { useFormat } from '../../api/format.ts';
 import { teamQuery, type TeamRow } from './api.ts';
 import { currenciesOf } from './currencies.ts';
 import { beyondReportSpan } from './period.ts';
-import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, num, PeriodPicker, TableBox, th, usePagedRows, usePeriod } from './parts.tsx';
+import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod, usePagedRows } from './parts.tsx';
 import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -60,39 +60,36 @@ function TeamTable({ rows }: { rows: TeamRow[] }) {
   const amounts = rows.some((r) => r.billable_amounts !== undefined);
   const currencies = currenciesOf(rows);
   return (
-    <>
-      <TableBox label={t('team.table')}>
-        <table data-stack className={`w-full border-collapse text-sm ${amounts ? 'min-w-[32rem]' : ''}`}>
-          <caption className="sr-only">{t('team.caption')}</caption>
-          <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
-            <tr>
-              <th scope="col" className={th}>{t('team.person')}</th>
-              <th scope="col" className={`${th} text-right`}>{t('hours')}</th>
-              <th scope="col" className={`${th} text-right`}>{t('billableHours')}</th>
-              {amounts &&
-                currencies.map((c) => (
-                  <th key={c} scope="col" className={`${th} text-right`}>
-                    {t('billableAmount', { currency: c })}
-                  </th>
-                ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-stone-100">
-            {shown.map((r) => (
-              <tr key={r.user_id}>
-                <th scope="row" className="px-3 py-2.5 text-left font-medium text-stone-900">
-                  {r.user_name}
-                  {r.is_contractor && <span className="ml-2 text-xs font-normal text-stone-600">{t('team.contractor')}</span>}
+    <TableBox label={t('team.table')} pager={pager}>
+      <table data-stack className={`w-full border-collapse text-sm ${amounts ? 'min-w-[32rem]' : ''}`}>
+        <caption className="sr-only">{t('team.caption')}</caption>
+        <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
+          <tr>
+            <th scope="col" className={th}>{t('team.person')}</th>
+            <th scope="col" className={`${th} text-right`}>{t('hours')}</th>
+            <th scope="col" className={`${th} text-right`}>{t('billableHours')}</th>
+            {amounts &&
+              currencies.map((c) => (
+                <th key={c} scope="col" className={`${th} text-right`}>
+                  {t('billableAmount', { currency: c })}
                 </th>
-                <td className={num}>{format.hours(r.total_hours)}</td>
-                <td className={num}>{format.hours(r.billable_hours)}</td>
-                {amounts && <AmountCells amounts={r.billable_amounts} currencies={currencies} />}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableBox>
-      {pager}
-    </>
+              ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-stone-100">
+          {shown.map((r) => (
+            <tr key={r.user_id}>
+              <th scope="row" className="px-3 py-2.5 text-left font-medium text-stone-900">
+                {r.user_name}
+                {r.is_contractor && <span className="ml-2 text-xs font-normal text-stone-600">{t('team.contractor')}</span>}
+              </th>
+              <td className={num}>{format.hours(r.total_hours)}</td>
+              <td className={num}>{format.hours(r.billable_hours)}</td>
+              {amounts && <AmountCells amounts={r.billable_amounts} currencies={currencies} />}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableBox>
   );
 }

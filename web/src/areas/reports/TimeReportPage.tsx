@@ -5,7 +5,7 @@ import { Select } from '../../ui/Select.tsx';
 import { timeQuery, type GroupBy, type TimeGroup } from './api.ts';
 import { currenciesOf } from './currencies.ts';
 import { GROUPS, groupByOf } from './params.ts';
-import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, num, PeriodPicker, TableBox, th, usePagedRows, usePeriod, useSearchUpdate } from './parts.tsx';
+import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod, useSearchUpdate, usePagedRows } from './parts.tsx';
 import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
 
@@ -73,41 +73,38 @@ function TimeTable({ groupBy, rows }: { groupBy: GroupBy; rows: TimeGroup[] }) {
   const currencies = currenciesOf(rows);
   const amounts = rows.some((r) => r.billable_amounts !== undefined);
   return (
-    <>
-      <TableBox label={t(`time.table.${groupBy}`)}>
-        <table data-stack className={`w-full border-collapse text-sm ${amounts ? 'min-w-[32rem]' : ''}`}>
-          <caption className="sr-only">{t(`time.caption.${groupBy}`)}</caption>
-          <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
-            <tr>
-              <th scope="col" className={th}>
-                {t(`groups.${groupBy}`)}
-              </th>
-              <th scope="col" className={`${th} text-right`}>{t('hours')}</th>
-              <th scope="col" className={`${th} text-right`}>{t('billableHours')}</th>
-              {amounts &&
-                currencies.map((c) => (
-                  <th key={c} scope="col" className={`${th} text-right`}>
-                    {t('billableAmount', { currency: c })}
-                  </th>
-                ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-stone-100">
-            {shown.map((r) => (
-              <tr key={r.id}>
-                <th scope="row" className="px-3 py-2.5 text-left font-normal">
-                  <span className="block font-medium text-stone-900">{r.name}</span>
-                  {r.client_name && <span className="block text-xs text-stone-600">{r.client_name}</span>}
+    <TableBox label={t(`time.table.${groupBy}`)} pager={pager}>
+      <table data-stack className={`w-full border-collapse text-sm ${amounts ? 'min-w-[32rem]' : ''}`}>
+        <caption className="sr-only">{t(`time.caption.${groupBy}`)}</caption>
+        <thead className="border-b border-stone-200 text-left text-xs font-semibold text-stone-600 uppercase">
+          <tr>
+            <th scope="col" className={th}>
+              {t(`groups.${groupBy}`)}
+            </th>
+            <th scope="col" className={`${th} text-right`}>{t('hours')}</th>
+            <th scope="col" className={`${th} text-right`}>{t('billableHours')}</th>
+            {amounts &&
+              currencies.map((c) => (
+                <th key={c} scope="col" className={`${th} text-right`}>
+                  {t('billableAmount', { currency: c })}
                 </th>
-                <td className={num}>{format.hours(r.hours)}</td>
-                <td className={num}>{format.hours(r.billable_hours)}</td>
-                {amounts && <AmountCells amounts={r.billable_amounts} currencies={currencies} />}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableBox>
-      {pager}
-    </>
+              ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-stone-100">
+          {shown.map((r) => (
+            <tr key={r.id}>
+              <th scope="row" className="px-3 py-2.5 text-left font-normal">
+                <span className="block font-medium text-stone-900">{r.name}</span>
+                {r.client_name && <span className="block text-xs text-stone-600">{r.client_name}</span>}
+              </th>
+              <td className={num}>{format.hours(r.hours)}</td>
+              <td className={num}>{format.hours(r.billable_hours)}</td>
+              {amounts && <AmountCells amounts={r.billable_amounts} currencies={currencies} />}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableBox>
   );
 }

@@ -122,11 +122,15 @@ export function Chart(props: Parameters<typeof BarsChart>[0]) {
  * A scrolling box for a wide table (positioned: screen-reader-only text inside it must not widen
  * the page); focusable and named, so a keyboard can scroll it at phone width.
  */
-export function TableBox({ label, children }: { label: string; children: ReactNode }) {
+export function TableBox({ label, pager, children }: { label: string; pager?: ReactNode; children: ReactNode }) {
   return (
-    <div role="region" aria-label={label} tabIndex={0} className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
-      {children}
-    </div>
+    <>
+      <div role="region" aria-label={label} tabIndex={0} className={cx('relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-xs', focusRingCss)}>
+        {children}
+      </div>
+      {/* Below the box, not in it: the box scrolls sideways on a phone, the pager stays in view. */}
+      {pager}
+    </>
   );
 }
 
