@@ -53,7 +53,7 @@ import { passkeysWebRoutes } from './modules/people/passkeys/index.ts';
 import { invitationsWebRoutes } from './modules/people/invitations/index.ts';
 import { membersWebRoutes } from './modules/people/members/index.ts';
 import { auditWebRoutes } from './modules/workspace/audit/index.ts';
-import { settingsWebRoutes } from './modules/workspace/settings/index.ts';
+import { companyRoutes, settingsWebRoutes } from './modules/workspace/settings/index.ts';
 
 import { homeWebRoutes } from './modules/reports/home/index.ts';
 import { credentialsWebRoutes } from './modules/people/credentials/index.ts';
@@ -88,6 +88,7 @@ function credentialHint(authorization: string | undefined): string | undefined {
 const ROUTE_PLUGINS: FastifyPluginAsync<any>[] = [
   systemRoutes,
   usersRoutes,
+  companyRoutes,
   expensesRoutes,
   expenseCategoriesRoutes,
   timeEntriesRoutes,

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportClientError } from '../src/cli/client/command.ts';
 import { completionScript } from '../src/cli/client/completion.ts';
-import { reportRange } from '../src/cli/client/dates.ts';
+import { dateIn, dateRange, rangeOn, reportRangeOn, type Calendar, type WeekStart } from '../src/cli/client/dates.ts';
 import { ApiRefusal } from '../src/cli/client/http.ts';
 import { clientCommands } from '../src/cli/client/index.ts';
 import { pick } from '../src/cli/client/lookups.ts';
@@ -32,6 +32,10 @@ let url: string;
 let owner: Caller;
 let member: Caller;
 let workspaceId: string;
+/** The owner of a workspace in Kiritimati whose weeks start on Sunday, and a personal sync key there. */
+let far: Caller;
+let farSync: Caller;
+let farId: string;
 const home = mkdtempSync(join(tmpdir(), 'sheaf-cli-client-home-'));
 const work = mkdtempSync(join(tmpdir(), 'sheaf-cli-client-files-'));
 let dataDir: string | undefined;
@@ -40,8 +44,8 @@ const ids: Record<string, string> = {};
 
 /**
  * The person's clock: the workspace's zone (Europe/Berlin, below). The CLI's "today" is the
- * machine's date (src/cli/client/dates.ts), so on a machine in UTC the two dates differ for an
- * hour each night and a timer started then is dated after the CLI's today.
+ * workspace's date (src/cli/client/calendar.ts); the far workspace's (Kiritimati, UTC+14, weeks
+ * from Sunday) differs from this machine's for most of each day.
  */
 const PERSON_TZ = 'Europe/Berlin';
 
@@ -90,6 +94,10 @@ beforeAll(async () => {
     workspaceId = company.id;
     owner = await addMember(database.db, company.id, { role: 'owner', firstName: 'Olive', lastName: 'Owner' });
     member = await addMember(database.db, company.id, { role: 'member', firstName: 'Mia', lastName: 'Member' });
+    const farCompany = await provisionWorkspace(database.db, { name: 'Atoll', currency: 'EUR', timezone: 'Pacific/Kiritimati', week_start: 'sunday', approvals_enabled: true });
+    farId = farCompany.id;
+    far = await addMember(database.db, farId, { role: 'owner', firstName: 'Fai', lastName: 'Far' });
+    farSync = await addMember(database.db, farId, { role: 'member', keyKind: 'personal' });
   } finally {
     await database.close();
   }
@@ -230,14 +238,57 @@ describe('refusals name the option that set the field', () => {
 });
 
 describe('ranges, plurals, docs', () => {
-  it('a range with one end: entries leave it open, the reports end a lone --from today (or on it, when later) and start a lone --to 364 days before', () => {
-    const now = new Date(2026, 11, 6, 12);
-    expect(reportRange({ from: '2027-01-01' }, 'year', now)).toEqual({ from: '2027-01-01', to: '2027-01-01' });
-    expect(reportRange({ from: '2026-11-01' }, 'week', now)).toEqual({ from: '2026-11-01', to: '2026-12-06' });
-    expect(reportRange({ to: '2026-11-30' }, 'week', now)).toEqual({ from: '2025-12-01', to: '2026-11-30' });
-    expect(reportRange({}, 'year', now)).toEqual({ from: '2025-12-07', to: '2026-12-06' });
-    expect(reportRange({}, 'week', now)).toEqual({ from: '2026-11-30', to: '2026-12-06' });
-    expect(reportRange({ week: '2026-W45' }, 'year', now)).toEqual({ from: '2026-11-02', to: '2026-11-08' });
+  /** A calendar source that counts how often it is read. */
+  const calendarOf = (today: string, weekStart: WeekStart = 'monday') => {
+    const source = Object.assign(async (): Promise<Calendar> => (source.reads++, { today, weekStart }), { reads: 0 });
+    return source;
+  };
+
+  it('a range with one end: entries leave it open, the reports end a lone --from today (or on it, when later) and start a lone --to 364 days before', async () => {
+    const report = (v: Record<string, string>, fallback: 'week' | 'none') => reportRangeOn(dateRange(v, fallback), calendarOf('2026-12-06'));
+    expect(await report({ from: '2027-01-01' }, 'none')).toEqual({ from: '2027-01-01', to: '2027-01-01' });
+    expect(await report({ from: '2026-11-01' }, 'week')).toEqual({ from: '2026-11-01', to: '2026-12-06' });
+    expect(await report({ to: '2026-11-30' }, 'week')).toEqual({ from: '2025-12-01', to: '2026-11-30' });
+    expect(await report({}, 'none')).toEqual({ from: '2025-12-07', to: '2026-12-06' });
+    expect(await report({}, 'week')).toEqual({ from: '2026-11-30', to: '2026-12-06' });
+    expect(await report({ week: '2026-W45' }, 'none')).toEqual({ from: '2026-11-02', to: '2026-11-08' });
+    expect(await rangeOn(dateRange({ from: '2026-11-01' }, 'week'), calendarOf('2026-12-06'))).toEqual({ from: '2026-11-01', to: undefined });
+  });
+
+  it("weeks start on the workspace's first day: this week, last week and an ISO week (the one holding its Monday)", async () => {
+    const week = (typed: string | undefined, today: string, start: WeekStart) => rangeOn(dateRange({ week: typed }, 'week'), calendarOf(today, start));
+    // Thursday 3 December 2026
+    expect(await week(undefined, '2026-12-03', 'monday')).toEqual({ from: '2026-11-30', to: '2026-12-06' });
+    expect(await week('current', '2026-12-03', 'sunday')).toEqual({ from: '2026-11-29', to: '2026-12-05' });
+    expect(await week('last', '2026-12-03', 'saturday')).toEqual({ from: '2026-11-21', to: '2026-11-27' });
+    // On the first day of a week, that day starts it; on the last, it ends it.
+    expect(await week('current', '2026-11-29', 'sunday')).toEqual({ from: '2026-11-29', to: '2026-12-05' });
+    expect(await week('current', '2026-12-04', 'saturday')).toEqual({ from: '2026-11-28', to: '2026-12-04' });
+    expect(await week('2026-W45', '2026-12-03', 'monday')).toEqual({ from: '2026-11-02', to: '2026-11-08' });
+    expect(await week('2026-W45', '2026-12-03', 'sunday')).toEqual({ from: '2026-11-01', to: '2026-11-07' });
+    expect(await week('2026-w45', '2026-12-03', 'saturday')).toEqual({ from: '2026-10-31', to: '2026-11-06' });
+    // Week 1 of 2027 starts on Monday 4 January; 2026 has 53 weeks, 2027 has 52.
+    expect(await week('2027-W01', '2026-12-03', 'sunday')).toEqual({ from: '2027-01-03', to: '2027-01-09' });
+    expect(await week('2026-W53', '2026-12-03', 'monday')).toEqual({ from: '2026-12-28', to: '2027-01-03' });
+    expect(() => dateRange({ week: '2027-W53' }, 'week')).toThrow('--week: 2027 has weeks 1 to 52, not 53.');
+  });
+
+  it('reads the calendar only for a date relative to today, and checks the order once it is known', async () => {
+    const explicit = calendarOf('2026-12-03');
+    expect(await rangeOn(dateRange({ from: '2026-11-01', to: '2026-11-30' }, 'week'), explicit)).toEqual({ from: '2026-11-01', to: '2026-11-30' });
+    expect(explicit.reads).toBe(0);
+    const relative = calendarOf('2026-12-03');
+    expect(await rangeOn(dateRange({ date: 'yesterday' }, 'none'), relative)).toEqual({ from: '2026-12-02', to: '2026-12-02' });
+    expect(relative.reads).toBeGreaterThan(0);
+    expect(() => dateRange({ from: '2026-12-05', to: '2026-12-04' }, 'none')).toThrow('--from (2026-12-05) is after --to (2026-12-04).');
+    await expect(rangeOn(dateRange({ from: '2026-12-05', to: 'today' }, 'none'), calendarOf('2026-12-03'))).rejects.toThrow('--from (2026-12-05) is after --to (2026-12-03).');
+  });
+
+  it("today is the date in the workspace's zone, whatever this machine's is", () => {
+    const now = new Date('2026-12-07T11:30:00Z');
+    expect(dateIn('Pacific/Kiritimati', now)).toBe('2026-12-08');
+    expect(dateIn('Pacific/Pago_Pago', now)).toBe('2026-12-07');
+    expect(dateIn('Europe/Berlin', new Date('2026-12-07T23:30:00Z'))).toBe('2026-12-08');
   });
 
   it('names several matches in the plural', () => {
@@ -394,6 +445,39 @@ describe('expenses, submit, projects', () => {
     const again = await sheaf(env, 'submit', '--week', '2026-W45', '--json');
     expect(again.json).toMatchObject({ submitted_count: 0, submitted_seconds: 0 });
     expect((await sheaf(env, 'entries', '--week', '2026-W45', '--json')).json.map((e: { approval_status: string }) => e.approval_status)).toEqual(['submitted', 'submitted']);
+  });
+
+  it("counts days and weeks as the far workspace does: its date in Kiritimati, weeks from Sunday; a sync key keeps this machine's", async () => {
+    const env = envWith({ SHEAF_URL: url, SHEAF_API_KEY: far.key, SHEAF_WORKSPACE_ID: farId });
+    const client = await api(far, 'POST', '/api/v2/clients', { name: 'Lagoon', currency: 'EUR' });
+    await api(far, 'POST', '/api/v2/projects', { client_id: client.id, name: 'Reef', code: 'REEF', is_billable: true, bill_by: 'none', budget_by: 'none' });
+    const before = dateIn('Pacific/Kiritimati');
+    const logged = await sheaf(env, 'log', '--project', 'REEF', '--task', 'Design', '--hours', '1', '--json');
+    expect(logged.code, logged.stderr).toBe(0);
+    expect([before, dateIn('Pacific/Kiritimati')]).toContain(logged.json.spent_date);
+    // This week is the workspace's: from the Sunday on or before its today.
+    const today = logged.json.spent_date as string;
+    const sunday = new Date(`${today}T00:00:00Z`);
+    sunday.setUTCDate(sunday.getUTCDate() - sunday.getUTCDay());
+    const from = sunday.toISOString().slice(0, 10);
+    const listed = await sheaf(env, 'entries');
+    expect(listed.stdout).toContain(`1 entries (${from} to `);
+
+    // 2026-W45 (Monday 2 to Sunday 8 November) is the workspace's week holding its Monday: Sunday 1 to Saturday 7.
+    for (const date of ['2026-10-31', '2026-11-01', '2026-11-07', '2026-11-08']) {
+      expect((await sheaf(env, 'log', '--project', 'REEF', '--task', 'Design', '--hours', '1', '--date', date)).code).toBe(0);
+    }
+    const week = await sheaf(env, 'entries', '--week', '2026-W45', '--json');
+    expect(week.json.map((e: { spent_date: string }) => e.spent_date).sort()).toEqual(['2026-11-01', '2026-11-07']);
+    const submitted = await sheaf(env, 'submit', '--week', '2026-W45');
+    expect(submitted.stdout).toMatch(/^Submitted 2 records \(2:00 h of time\) from 2026-11-01 to 2026-11-07 for approval\.$/m);
+    const team = await sheaf(env, 'report', 'team', '--week', '2026-W45', '--json');
+    expect(team.json.find((r: { user_id: string }) => r.user_id === far.userId)).toMatchObject({ total_hours: 2 });
+
+    // A personal sync key may not read the workspace (403): it counts this machine's date and ISO weeks, and says nothing of it.
+    const sync = await sheaf(envWith({ SHEAF_URL: url, SHEAF_API_KEY: farSync.key, SHEAF_WORKSPACE_ID: farId }), 'entries', '--week', '2026-W45');
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(sync.stdout.trim()).toBe('No entries (2026-11-02 to 2026-11-08).');
   });
 
   it('projects as a table and as the API JSON', async () => {

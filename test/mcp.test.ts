@@ -369,6 +369,25 @@ describe('MCP over Streamable HTTP (/mcp)', () => {
     expect(week).toMatchObject({ isError: true, text: "date must be a day as YYYY-MM-DD, not 'last week'." });
   });
 
+  it("counts today and the week as the workspace does (its zone, its first day), unless the agent names them", async () => {
+    const atoll = await createWorkspace(ctx.db, { name: 'Atoll', timezone: 'Pacific/Kiritimati', week_start: 'sunday' });
+    const farAgent = await addMember(ctx.db, atoll.id, { role: 'administrator', userType: 'agent' });
+    const client = await httpClient(farAgent);
+    const kiritimati = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Pacific/Kiritimati' }).format(new Date());
+    const before = kiritimati();
+    const week = await callTool(client, 'summarize_week', {});
+    expect(week.isError, week.text).toBe(false);
+    expect(new Date(`${week.json.from}T00:00:00Z`).getUTCDay()).toBe(0);
+    const today = [before, kiritimati()].find((d) => week.json.from <= d && d <= week.json.to);
+    expect(today).toBeDefined();
+    const resource = JSON.parse(resourceText(await client.readResource({ uri: 'sheaf://week/current' })));
+    expect(resource.from).toBe(week.json.from);
+    // What the agent names wins: Monday weeks, a day of its choosing.
+    const named = await callTool(client, 'summarize_week', { date: '2026-11-04', week_start: 'monday' });
+    expect(named.json).toMatchObject({ from: '2026-11-02', to: '2026-11-08' });
+    expect((await callTool(client, 'summarize_week', { date: '2026-11-04' })).json).toMatchObject({ from: '2026-11-01', to: '2026-11-07' });
+  });
+
   it("gives another workspace's ids the API's not found", async () => {
     const client = await httpClient(agent);
     // A week of nobody, or of someone in another workspace: not found, not 0 hours.

@@ -4,6 +4,8 @@ import { BadServerUrl } from '../../server-url.ts';
 import { EXIT } from '../exit-codes.ts';
 import { UsageError, type Output } from '../output.ts';
 import { usageLine } from '../parse-options.ts';
+import { workspaceCalendar } from './calendar.ts';
+import type { Calendar, CalendarSource } from './dates.ts';
 import { ApiClient, ApiRefusal, ConnectionFailure } from './http.ts';
 import { NotSignedIn, resolveCredentials, type Env } from './profiles.ts';
 
@@ -25,6 +27,8 @@ export interface ClientContext {
   stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
   /** --profile NAME as given (undefined: SHEAF_PROFILE, else "default"). */
   profile?: string;
+  /** The workspace's today and week start (calendar.ts), read on first use. */
+  calendar: CalendarSource;
 }
 
 export interface ClientCommand<T> {
@@ -64,6 +68,7 @@ export async function runClient<T>(
   io: { output: Output; env: Env; stdout?: Writable; stdin?: ClientContext['stdin'] },
 ): Promise<number> {
   let client: Promise<ApiClient> | undefined;
+  let calendar: Promise<Calendar> | undefined;
   const ctx: ClientContext = {
     output: io.output,
     env: io.env,
@@ -71,6 +76,7 @@ export async function runClient<T>(
     stdout: io.stdout ?? process.stdout,
     stdin: io.stdin ?? process.stdin,
     profile: input.profile,
+    calendar: () => (calendar ??= ctx.api().then((api) => workspaceCalendar(api))),
   };
   try {
     return (await c.run(ctx, input)) ?? EXIT.ok;

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { str } from '../command.ts';
 import { UsageError } from '../output.ts';
 import type { ClientCommand } from './command.ts';
-import { parseDate } from './dates.ts';
+import { dateOn, parseDate } from './dates.ts';
 import { money, show } from './format.ts';
 import { findCategory, findProject } from './lookups.ts';
 import { boolOption } from './timer.ts';
@@ -63,7 +63,7 @@ const add: ClientCommand<AddInput> = {
       receipt: v.receipt,
     };
   },
-  async run({ api, output }, input) {
+  async run({ api, output, calendar }, input) {
     let size: number | undefined;
     if (input.receipt) {
       size = await stat(input.receipt).then(
@@ -77,7 +77,7 @@ const add: ClientCommand<AddInput> = {
     const fields: Record<string, string | number | boolean> = {
       project_id: project.id,
       expense_category_id: category.id,
-      spent_date: input.date,
+      spent_date: await dateOn(input.date, calendar),
       source: 'cli',
     };
     if (input.cost !== undefined) fields.total_cost = Number(input.cost);

@@ -29,12 +29,12 @@ const exportCommand: ClientCommand<EntryFilters & { format: 'csv' | 'xlsx'; out?
     if (format !== 'csv' && format !== 'xlsx') throw new UsageError(`--format must be csv or xlsx, not '${format}'.`);
     return { ...parseFilters(v, 'none'), format, out: v.out };
   },
-  async run({ api, output, stdout }, input) {
+  async run({ api, output, stdout, calendar }, input) {
     const toStdout = !input.out || input.out === '-';
     refuseJsonOnStdout(output, toStdout, 'the export');
     if (toStdout && input.format === 'xlsx' && output.tty) throw new UsageError('XLSX is a binary file: write it with --out FILE.xlsx (or redirect stdout).');
     const client = await api();
-    const query = await filterQuery(client, input);
+    const query = await filterQuery(client, calendar, input);
     const res = await client.send('GET', '/api/v2/time_entries/export', { query: { ...query, format: input.format }, accept: '*/*' });
     const body = Readable.fromWeb(res.body as never);
     if (toStdout) {

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import { str } from '../command.ts';
 import { UsageError } from '../output.ts';
 import type { ClientCommand } from './command.ts';
-import { parseDate } from './dates.ts';
+import { dateOn, parseDate } from './dates.ts';
 import { refuseJsonOnStdout, writeDownload } from './files.ts';
 import { grid, money, show, terminalWidth } from './format.ts';
 import { findClient, findProject } from './lookups.ts';
@@ -93,11 +93,12 @@ const create: ClientCommand<CreateInput> = {
       notes: v.notes,
     };
   },
-  async run({ api, output }, input) {
+  async run({ api, output, calendar }, input) {
+    const [from, to, issueDate, dueDate] = await Promise.all([input.from, input.to, input.issueDate, input.dueDate].map((d) => dateOn(d, calendar)));
     const client = await api();
     const owner = await findClient(client, input.client);
     const projects = await Promise.all(input.projects.map((p) => findProject(client, p)));
-    const range = { ...(input.from ? { from: input.from } : {}), ...(input.to ? { to: input.to } : {}) };
+    const range = { ...(from ? { from } : {}), ...(to ? { to } : {}) };
     const body = {
       client_id: owner.id,
       line_items_import: {
@@ -107,8 +108,8 @@ const create: ClientCommand<CreateInput> = {
       },
       ...(input.subject !== undefined ? { subject: input.subject } : {}),
       ...(input.number !== undefined ? { number: input.number } : {}),
-      ...(input.issueDate ? { issue_date: input.issueDate } : {}),
-      ...(input.dueDate ? { due_date: input.dueDate } : {}),
+      ...(issueDate ? { issue_date: issueDate } : {}),
+      ...(dueDate ? { due_date: dueDate } : {}),
       ...(input.paymentTerm ? { payment_term: input.paymentTerm } : {}),
       ...(input.notes !== undefined ? { notes: input.notes } : {}),
     };

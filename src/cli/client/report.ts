@@ -1,6 +1,6 @@
 import { str } from '../command.ts';
 import type { ClientCommand } from './command.ts';
-import { reportRange } from './dates.ts';
+import { dateRange, reportRangeOn, type RangeInput } from './dates.ts';
 import { grid, hours, money, show, sum, terminalWidth } from './format.ts';
 import type { ApiClient } from './http.ts';
 
@@ -13,13 +13,14 @@ import type { ApiClient } from './http.ts';
 
 const all = (api: ApiClient, path: string, query: Record<string, string | boolean | undefined>) => api.all<any>(path, 'results', query);
 
-const uninvoiced: ClientCommand<{ from: string; to: string; fixedFee: boolean }> = {
+const uninvoiced: ClientCommand<{ range: RangeInput; fixedFee: boolean }> = {
   name: 'report uninvoiced',
   usage: '[--week current|last|YYYY-Www | --from D --to D] [--no-fixed-fee]',
   summary: 'billable work not invoiced yet, per project (default: the last 365 days up to today; --from alone runs to today, --to alone is the 365 days up to it); --no-fixed-fee leaves out fixed-fee projects',
   options: { from: str, to: str, week: str, 'no-fixed-fee': { type: 'boolean' } },
-  parse: (v) => ({ ...reportRange(v, 'year'), fixedFee: !v['no-fixed-fee'] }),
-  async run({ api, output }, input) {
+  parse: (v) => ({ range: dateRange(v, 'none'), fixedFee: !v['no-fixed-fee'] }),
+  async run({ api, output, calendar }, { range, fixedFee }) {
+    const input = { ...(await reportRangeOn(range, calendar)), fixedFee };
     const rows = await all(await api(), '/api/v2/reports/uninvoiced', { from: input.from, to: input.to, include_fixed_fee: input.fixedFee });
     show(output, rows, () =>
       grid(
@@ -67,13 +68,14 @@ const budget: ClientCommand<{ all: boolean }> = {
   },
 };
 
-const team: ClientCommand<{ from: string; to: string }> = {
+const team: ClientCommand<RangeInput> = {
   name: 'report team',
   usage: '[--week current|last|YYYY-Www | --from D --to D]',
-  summary: 'hours per person (total, billable, and the billable amount when you may see rates); default this ISO week; --from alone runs to today, --to alone is the 365 days up to it',
+  summary: 'hours per person (total, billable, and the billable amount when you may see rates); default this week (as the workspace counts weeks); --from alone runs to today, --to alone is the 365 days up to it',
   options: { week: str, from: str, to: str },
-  parse: (v) => reportRange(v, 'week'),
-  async run({ api, output }, input) {
+  parse: (v) => dateRange(v, 'week'),
+  async run({ api, output, calendar }, range) {
+    const input = await reportRangeOn(range, calendar);
     const rows = await all(await api(), '/api/v2/reports/time/team', { from: input.from, to: input.to });
     show(output, rows, () =>
       grid(

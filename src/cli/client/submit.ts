@@ -2,7 +2,7 @@ import { str } from '../command.ts';
 import { UsageError } from '../output.ts';
 import type { ClientCommand } from './command.ts';
 import { clock, show } from './format.ts';
-import { dateRange } from './dates.ts';
+import { dateRange, rangeOn, type RangeInput } from './dates.ts';
 
 /**
  * `sheaf submit`: submits your own completed, unsubmitted time (and expenses)
@@ -10,18 +10,19 @@ import { dateRange } from './dates.ts';
  * API has no user_id there, it is always the caller's). A running timer in the
  * period is the API's 409 running_timer (exit 4).
  */
-const submit: ClientCommand<{ from: string; to: string }> = {
+const submit: ClientCommand<RangeInput> = {
   name: 'submit',
   usage: '[--week current|last|YYYY-Www | --from D --to D]',
-  summary: 'submit your time and expenses of a week (default: this ISO week) for approval; approvers are notified',
+  summary: "submit your time and expenses of a week (default: this week, as the workspace counts weeks) for approval; approvers are notified",
   options: { week: str, from: str, to: str },
   parse(v) {
     const range = dateRange(v, 'week');
-    if (!range.from || !range.to) throw new UsageError('Give both --from and --to (or --week).');
-    return { from: range.from, to: range.to };
+    if (range.week === undefined && (!range.from || !range.to)) throw new UsageError('Give both --from and --to (or --week).');
+    return range;
   },
-  async run({ api, output }, input) {
+  async run({ api, output, calendar }, range) {
     const client = await api();
+    const input = (await rangeOn(range, calendar)) as { from: string; to: string };
     const result = await client.json<{ submitted_count: number; submitted_seconds: number; fingerprint: string }>('POST', '/api/v2/approvals/submit', { json: input });
     show(output, result, () =>
       result.submitted_count

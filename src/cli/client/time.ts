@@ -2,16 +2,18 @@ import { Decimal } from 'decimal.js';
 import { str, type Options, type Values } from '../command.ts';
 import { UsageError } from '../output.ts';
 import type { ClientCommand } from './command.ts';
-import { dateRange, parseClock, parseDate } from './dates.ts';
+import { dateOn, dateRange, parseClock, parseDate, rangeOn, type RangeInput } from './dates.ts';
 import { grid, hours, show, span, sum, terminalWidth } from './format.ts';
 import type { ApiClient } from './http.ts';
+import type { CalendarSource } from './dates.ts';
 import { findClient, findProject, findTask, findUserId, isUserRef, me } from './lookups.ts';
 import { boolOption, entrySentence, type Entry } from './timer.ts';
 
 /**
  * `sheaf log` (a completed entry: --hours, or --from/--to wall-clock times)
  * and `sheaf entries` (the time entries list with its filters, by default
- * your own of this ISO week). `sheaf export` shares the filters.
+ * your own of this week, as the workspace counts weeks). `sheaf export`
+ * shares the filters.
  */
 
 const log: ClientCommand<{ project: string; task?: string; date: string; hours?: number; from?: string; to?: string; notes?: string; billable?: boolean }> = {
@@ -35,7 +37,7 @@ const log: ClientCommand<{ project: string; task?: string; date: string; hours?:
     if (from && to && to <= from) throw new UsageError(`--to (${to}) must be after --from (${from}).`);
     return { project: v.project, task: v.task, date: parseDate(v.date ?? 'today', '--date')!, hours, from, to, notes: v.notes, billable: boolOption(v.billable, '--billable') };
   },
-  async run({ api, output }, input) {
+  async run({ api, output, calendar }, input) {
     const client = await api();
     const project = await findProject(client, input.project);
     const task = await findTask(client, project.id, input.task);
@@ -43,7 +45,7 @@ const log: ClientCommand<{ project: string; task?: string; date: string; hours?:
       json: {
         project_id: project.id,
         task_id: task.id,
-        spent_date: input.date,
+        spent_date: await dateOn(input.date, calendar),
         source: 'cli',
         ...(input.hours !== undefined ? { hours: input.hours } : { started_time: input.from, ended_time: input.to }),
         ...(input.notes !== undefined ? { notes: input.notes } : {}),
@@ -72,7 +74,7 @@ export const FILTER_USAGE =
   '[--week current|last|YYYY-Www | --date D | --from D --to D] [--project P] [--task ID|NAME] [--client C] [--user me|all|ID|EMAIL] [--billed B] [--running B] [--source S]';
 
 export interface EntryFilters {
-  range: { from?: string; to?: string };
+  range: RangeInput;
   project?: string;
   task?: string;
   client?: string;
@@ -98,14 +100,15 @@ export function parseFilters(v: Values, fallback: 'week' | 'none'): EntryFilters
 }
 
 /** The filters as the API's query (names looked up; --user me is the key's user). */
-export async function filterQuery(api: ApiClient, f: EntryFilters): Promise<Record<string, string | boolean | undefined>> {
+export async function filterQuery(api: ApiClient, calendar: CalendarSource, f: EntryFilters): Promise<Record<string, string | boolean | undefined>> {
+  const range = await rangeOn(f.range, calendar);
   const project = f.project ? await findProject(api, f.project) : undefined;
   const task = f.task ? (/^[0-9a-f-]{36}$/i.test(f.task) ? { id: f.task } : await findTask(api, project!.id, f.task)) : undefined;
   const client = f.client ? await findClient(api, f.client) : undefined;
   const userId = f.user === 'all' ? undefined : f.user === 'me' ? (await me(api)).id : await findUserId(api, f.user, '--user');
   return {
-    from: f.range.from,
-    to: f.range.to,
+    from: range.from,
+    to: range.to,
     project_id: project?.id,
     task_id: task?.id,
     client_id: client?.id,
@@ -119,12 +122,13 @@ export async function filterQuery(api: ApiClient, f: EntryFilters): Promise<Reco
 const entries: ClientCommand<EntryFilters> = {
   name: 'entries',
   usage: FILTER_USAGE,
-  summary: 'list time entries (default: your own of this ISO week; --user all for everyone you may see), with the total hours',
+  summary: 'list time entries (default: your own of this week; --user all for everyone you may see), with the total hours',
   options: FILTER_OPTIONS,
   parse: (v) => parseFilters(v, 'week'),
-  async run({ api, output }, input) {
+  async run({ api, output, calendar }, input) {
     const client = await api();
-    const list = await client.all<Entry>('/api/v2/time_entries', 'time_entries', await filterQuery(client, input));
+    const query = await filterQuery(client, calendar, input);
+    const list = await client.all<Entry>('/api/v2/time_entries', 'time_entries', query);
     if (output.json) return show(output, list, () => '');
     const projects = new Map((await client.all<{ id: string; name: string }>('/api/v2/projects', 'projects')).map((p) => [p.id, p.name]));
     // Someone else's or everyone's entries say whose they are (entries carry only user_id).
@@ -134,7 +138,7 @@ const entries: ClientCommand<EntryFilters> = {
         : new Map(
             (await client.all<{ id: string; first_name: string; last_name: string }>('/api/v2/users', 'users')).map((u) => [u.id, `${u.first_name} ${u.last_name}`.trim()]),
           );
-    const range = input.range.from || input.range.to ? ` (${input.range.from ?? '…'} to ${input.range.to ?? '…'})` : '';
+    const range = query.from || query.to ? ` (${query.from ?? '…'} to ${query.to ?? '…'})` : '';
     const table = grid(
       list,
       [

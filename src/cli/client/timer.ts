@@ -3,7 +3,7 @@ import { UsageError } from '../output.ts';
 import type { ClientCommand } from './command.ts';
 import { grid, hours, show, span, terminalWidth } from './format.ts';
 import { ApiRefusal, type ApiClient } from './http.ts';
-import { isoDate, today } from './dates.ts';
+import type { CalendarSource } from './dates.ts';
 import { findProject, findTask, me } from './lookups.ts';
 
 /**
@@ -123,9 +123,9 @@ const restart: ClientCommand<{ entry?: string; replace: boolean }> = {
   options: { replace: { type: 'boolean' } },
   positionals: ['entry'],
   parse: (v) => ({ entry: v.entry, replace: Boolean(v.replace) }),
-  async run({ api, output }, input) {
+  async run({ api, output, calendar }, input) {
     const client = await api();
-    const id = input.entry ?? (await latestStopped(client)).id;
+    const id = input.entry ?? (await latestStopped(client, calendar)).id;
     const entry = await client
       .json<Entry>('PATCH', `/api/v2/time_entries/${id}/restart`, { json: input.replace ? { replace_running: true } : {} })
       .catch(async (err) => Promise.reject(await namingTheRunning(client, err)));
@@ -136,16 +136,16 @@ const restart: ClientCommand<{ entry?: string; replace: boolean }> = {
 
 /**
  * What a person means by "my latest stopped entry": what they were doing last,
- * so of their days up to today (this machine's date: a timer cannot run on a
+ * so of their days up to today (the workspace's date: a timer cannot run on a
  * future date, so an entry logged ahead is never it) the latest, and on that
  * day the entry changed last (a stop sets updated_at, so normally the timer
  * stopped last; an entry logged or edited after it counts too, as the API does
  * not tell a stopped timer from a logged entry). The list is ordered by date,
  * so the latest day's entries are two small requests, whatever the history.
  */
-async function latestStopped(api: ApiClient): Promise<Entry> {
-  const user = await me(api);
-  const query = { user_id: user.id, is_running: false, to: isoDate(today()) };
+async function latestStopped(api: ApiClient, calendar: CalendarSource): Promise<Entry> {
+  const [user, { today }] = await Promise.all([me(api), calendar()]);
+  const query = { user_id: user.id, is_running: false, to: today };
   const newest = await api.get<{ time_entries: Entry[] }>('/api/v2/time_entries', { ...query, per_page: 1 });
   const day = newest.time_entries[0]?.spent_date;
   if (!day) throw new ApiRefusal(404, 'not_found', 'You have no stopped entry dated today or earlier to restart.');

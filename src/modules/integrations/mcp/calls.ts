@@ -1,8 +1,9 @@
 import type { ApiAnswer, ApiCaller, ApiMethod, QueryValue } from './api-caller.ts';
+import type { WeekStartDay } from './rules.ts';
 
 /**
  * What the tools share on top of the API caller: a refusal as an error that keeps the
- * API's answer, the caller's own id, and reading every page of a list.
+ * API's answer, the caller's own id and workspace calendar, and reading every page of a list.
  */
 
 /** The API answered 4xx or 5xx: the tool's result is an MCP error carrying the API's message. */
@@ -39,6 +40,19 @@ export async function ok<T = any>(api: ApiCaller, method: ApiMethod, path: strin
 /** The caller's own user id (GET /users/me). */
 export async function myUserId(api: ApiCaller): Promise<string> {
   return (await ok<{ id: string }>(api, 'GET', '/users/me')).id;
+}
+
+/**
+ * The workspace's time zone and first day of the week (GET /company), in which the
+ * server dates entries and counts weeks. A key that may not read them (403) or a server
+ * without the route (404) gets undefined: this process's zone and Monday weeks.
+ */
+export async function workspaceCalendar(api: ApiCaller): Promise<{ timeZone?: string; weekStart?: WeekStartDay }> {
+  const answer = await api.call('GET', '/company');
+  if (answer.status === 403 || answer.status === 404) return {};
+  if (answer.status >= 400) throw new ApiRefusal(answer);
+  const company = answer.body as { timezone: string; week_start_day: string };
+  return { timeZone: company.timezone, weekStart: company.week_start_day.toLowerCase() as WeekStartDay };
 }
 
 /** At most this many pages of 2,000 records are read for one answer (a week, the projects resource). */

@@ -13,9 +13,8 @@ export const WEEK_STARTS = ['monday', 'sunday', 'saturday'] as const;
 export type WeekStartDay = (typeof WEEK_STARTS)[number];
 
 /**
- * Today in `timeZone` (IANA), else in this process's zone. The public API does not
- * expose the workspace's time zone or week start, so the agent names them when they
- * matter (the tools' `time_zone` and `week_start`).
+ * Today in `timeZone` (IANA), else in this process's zone. The tools pass the
+ * workspace's zone (GET /company, calls.ts) unless the agent names one (`time_zone`).
  */
 export function today(now: Date, timeZone?: string): string {
   if (timeZone !== undefined && !IANAZone.isValidZone(timeZone)) {

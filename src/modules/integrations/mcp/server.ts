@@ -3,8 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Unreachable, type ApiCaller } from './api-caller.ts';
 import { ApiRefusal, ToolRefusal, allPages } from './calls.ts';
-import { today } from './rules.ts';
-import { TOOLS, weekSummary } from './tools.ts';
+import { TOOLS, weekOf } from './tools.ts';
 
 /**
  * Sheaf's MCP server, transport-agnostic: every tool and resource reads and writes
@@ -78,10 +77,10 @@ export function createMcpServer({ api, now = () => new Date() }: McpServerOption
     {
       title: 'Your current week',
       description:
-        "Your time entries of this week (Monday to Sunday, today in the MCP server's time zone) with their sums per day and per project, billable and not. For another week, person or week start use summarize_week.",
+        "Your time entries of this week (as your workspace counts weeks: from its first day, today in its time zone) with their sums per day and per project, billable and not. For another week, person or week start use summarize_week.",
       mimeType: 'application/json',
     },
-    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: json(await weekSummary(api, today(now()), 'monday')) }] }),
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: json(await weekOf(api, now(), {})) }] }),
   );
 
   return server;

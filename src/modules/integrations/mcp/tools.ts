@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isIsoDate } from '../../../time/workspace-time.ts';
 import { LLM_USAGE_CATEGORY } from '../../tracking/expense-categories/index.ts';
 import { path, type ApiCaller } from './api-caller.ts';
-import { ApiRefusal, ToolRefusal, allPages, flag, myUserId, ok } from './calls.ts';
+import { ApiRefusal, ToolRefusal, allPages, flag, myUserId, ok, workspaceCalendar } from './calls.ts';
 import { WEEK_STARTS, summarizeWeek, today, weekContaining, type EntryLike, type ProjectLike, type WeekStartDay } from './rules.ts';
 
 /**
@@ -50,7 +50,10 @@ const reportPage = {
 const timeZone = z
   .string()
   .optional()
-  .describe("IANA time zone for 'today' (e.g. Europe/Berlin); default the MCP server's zone. Sheaf's API does not tell the workspace's.");
+  .describe("IANA time zone for 'today' (e.g. Europe/Berlin); default the workspace's, in which Sheaf dates entries.");
+
+/** Today in the zone the agent named, else in the workspace's (read only when needed). */
+const todayIn = async (ctx: ToolContext, timeZone: string | undefined) => today(ctx.now(), timeZone ?? (await workspaceCalendar(ctx.api)).timeZone);
 
 const projectAndTask = {
   project_id: id('The project (list_projects).'),
@@ -132,7 +135,8 @@ export const TOOLS = [
     }),
     readOnly: false,
     argumentOf: { total_cost: 'cost', metadata: 'model' },
-    async run({ api, now }, a) {
+    async run(ctx, a) {
+      const { api } = ctx;
       const categories = await allPages<{ id: string; name: string }>(api, '/expense_categories', 'expense_categories', { is_active: 'true' });
       const category = categories.find((c) => c.name.toLowerCase() === LLM_USAGE_CATEGORY.toLowerCase());
       if (!category) {
@@ -143,7 +147,7 @@ export const TOOLS = [
         body: {
           project_id: a.project_id,
           expense_category_id: category.id,
-          spent_date: a.spent_date ?? today(now(), a.time_zone),
+          spent_date: a.spent_date ?? (await todayIn(ctx, a.time_zone)),
           total_cost: a.cost,
           notes: a.notes ?? `${a.model}${tokens.length ? `: ${tokens.join(' + ')} tokens` : ''}`,
           billable: a.billable,
@@ -205,9 +209,10 @@ export const TOOLS = [
       ...page,
     }),
     readOnly: true,
-    async run({ api, now }, a) {
+    async run(ctx, a) {
+      const { api } = ctx;
       if (a.user_id !== undefined && a.user_id.toLowerCase() !== (await myUserId(api))) {
-        const day = a.to ?? a.from ?? today(now());
+        const day = a.to ?? a.from ?? (await todayIn(ctx, undefined));
         await mayReadTimeOf(api, a.user_id, { from: day, to: day }, { whole: false });
       }
       return ok(api, 'GET', '/time_entries', { query: { ...a, is_running: flag(a.is_running), is_billed: flag(a.is_billed) } });
@@ -220,12 +225,12 @@ export const TOOLS = [
       'One person\u2019s week (default yours, default this week): hours per day and per project, billable and not billable, and how many timers run (counted with their hours so far). Hours are as tracked, before the workspace rounding. Another person\u2019s week needs a role that reads all their time (administrators: everyone\u2019s; managers: their teammates\u2019); list_people has the ids.',
     input: args({
       date: date('Any day of the week; default today').optional(),
-      week_start: z.enum(WEEK_STARTS).optional().describe('The first day of a week (default monday).'),
+      week_start: z.enum(WEEK_STARTS).optional().describe("The first day of a week (default the workspace's)."),
       time_zone: timeZone,
       user_id: id('Whose week (default yours; list_people has the ids).').optional(),
     }),
     readOnly: true,
-    run: async ({ api, now }, a) => weekSummary(api, a.date ?? today(now(), a.time_zone), a.week_start ?? 'monday', a.user_id),
+    run: async ({ api, now }, a) => weekOf(api, now(), a),
   }),
   tool({
     name: 'draft_invoice',
@@ -307,7 +312,13 @@ export const TOOLS = [
 ];
 
 /** A person's week: the summary and the entries it sums (the summarize_week tool and the current-week resource). */
-export async function weekSummary(api: ApiCaller, day: string, weekStart: WeekStartDay, userId?: string) {
+/** The summary of the week holding `date` (default today), with the workspace's zone and week start for what the agent did not name. */
+export async function weekOf(api: ApiCaller, now: Date, a: { date?: string; time_zone?: string; week_start?: WeekStartDay; user_id?: string }) {
+  const workspace = await workspaceCalendar(api);
+  return weekSummary(api, a.date ?? today(now, a.time_zone ?? workspace.timeZone), a.week_start ?? workspace.weekStart ?? 'monday', a.user_id);
+}
+
+async function weekSummary(api: ApiCaller, day: string, weekStart: WeekStartDay, userId?: string) {
   if (!isIsoDate(day)) throw new ToolRefusal(`date must be a day as YYYY-MM-DD, not '${day}'.`);
   const me = await myUserId(api);
   const user = userId ?? me;
