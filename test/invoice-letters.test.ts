@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultBody, defaultSubject } from '../src/modules/billing/invoices/messages.ts';
+import { defaultBody, defaultSubject, greeting } from '../src/modules/billing/invoices/messages.ts';
 
 /**
  * An invoice e-mail's default subject and body, in the client's language: a reminder sent before
@@ -7,7 +7,7 @@ import { defaultBody, defaultSubject } from '../src/modules/billing/invoices/mes
  */
 
 const letter = (language: string, overdue: boolean) => ({
-  greeted: 'Globex',
+  to: [{ email: 'ap@globex.test' }],
   workspaceName: 'Acme Studio',
   number: 'INV-7',
   amount: '200.00',
@@ -19,6 +19,17 @@ const letter = (language: string, overdue: boolean) => ({
   overdue,
   attachPdf: true,
   language,
+});
+
+describe('the greeting', () => {
+  it('names the one recipient the sender named; a company is greeted as a company, not by its name', () => {
+    expect(greeting([{ email: 'bill@globex.test', name: 'Bill Payer' }], 'de')).toBe('Guten Tag Bill Payer,');
+    expect(greeting([{ email: 'bill@globex.test', name: 'Bill Payer' }], 'en')).toBe('Hello Bill Payer,');
+    expect(greeting([{ email: 'ap@koerner.test' }], 'de')).toBe('Sehr geehrte Damen und Herren,');
+    expect(greeting([{ email: 'a@koerner.test', name: 'Anna' }, { email: 'b@koerner.test', name: 'Ben' }], 'de')).toBe('Sehr geehrte Damen und Herren,');
+    expect(greeting([{ email: 'ap@globex.test' }], 'en')).toBe('Hello,');
+    expect(defaultBody('send', letter('de', false))).toMatch(/^Sehr geehrte Damen und Herren,\n\nanbei erhalten Sie die Rechnung INV-7/);
+  });
 });
 
 describe('reminders', () => {

@@ -134,12 +134,12 @@ describe('sending', () => {
     expect(typed.json()).toMatchObject({ subject: 'Invoice attached', body: 'Hi!' });
   });
 
-  it('greets the one recipient by the name given, else (several, or an address alone) the client', async () => {
+  it('greets the one recipient by the name given, else (several, or an address alone) the client as a company', async () => {
     expect((await send((await draft()).id)).json().body).toMatch(/^Hello Bill Payer,\n/);
-    expect((await send((await draft()).id, { recipients: [{ email: 'bill@globex.test' }] })).json().body).toMatch(/^Hello Globex,\n/);
-    expect((await send((await draft()).id, { recipients: [...to, { email: 'ap@globex.test', name: 'Accounts' }] })).json().body).toMatch(/^Hello Globex,\n/);
+    expect((await send((await draft()).id, { recipients: [{ email: 'bill@globex.test' }] })).json().body).toMatch(/^Hello,\n\nPlease find/);
+    expect((await send((await draft()).id, { recipients: [...to, { email: 'ap@globex.test', name: 'Accounts' }] })).json().body).toMatch(/^Hello,\n/);
     // A name of spaces alone is no name.
-    expect((await send((await draft()).id, { recipients: [{ email: 'bill@globex.test', name: '  ' }] })).json().body).toMatch(/^Hello Globex,\n/);
+    expect((await send((await draft()).id, { recipients: [{ email: 'bill@globex.test', name: '  ' }] })).json().body).toMatch(/^Hello,\n/);
   });
 
   it('names and signs with the invoice settings’ legal name, as the PDF does, in sends, reminders and thank-yous', async () => {

@@ -58,7 +58,6 @@ export const de: Catalog = {
     reminderSubjectDue: 'Erinnerung: Rechnung {{number}} von {{workspace}} ist am {{date}} fällig',
     reminderSubjectOverdue: 'Erinnerung: Rechnung {{number}} von {{workspace}} ist überfällig',
     thankYouSubject: 'Vielen Dank für Ihre Zahlung der Rechnung {{number}}',
-    greeting: 'Guten Tag {{client}},',
     send: 'anbei erhalten Sie die Rechnung {{number}} über {{amount}}, fällig am {{date}}.',
     sendCovered: 'anbei erhalten Sie die Rechnung {{number}}. Sie ist durch Ihre Vorauszahlung gedeckt; es ist nichts zu zahlen.',
     reminderDue: 'wir möchten Sie daran erinnern, dass die Rechnung {{number}} am {{date}} fällig ist; es sind noch {{amount}} offen.',
@@ -81,7 +80,6 @@ export const de: Catalog = {
   },
   estimateMail: {
     subject: 'Angebot {{number}} von {{workspace}}',
-    greeting: 'Guten Tag {{client}},',
     body: 'anbei erhalten Sie unser Angebot {{number}} über {{amount}} vom {{date}}. Bitte teilen Sie uns mit, ob Sie es annehmen.',
     attached: 'Das Angebot ist als PDF angehängt.',
     about: 'Betreff: {{subject}}',
@@ -92,6 +90,7 @@ export const de: Catalog = {
   mail: {
     greeting: 'Guten Tag {{name}},',
     greetingNoName: 'Guten Tag,',
+    greetingCompany: 'Sehr geehrte Damen und Herren,',
   },
   approvalMail: {
     timeEntries_one: '{{count}} Zeiteintrag',

@@ -64,7 +64,6 @@ export const en = {
     reminderSubjectDue: 'Reminder: invoice {{number}} from {{workspace}} is due on {{date}}',
     reminderSubjectOverdue: 'Reminder: invoice {{number}} from {{workspace}} is overdue',
     thankYouSubject: 'Thank you for your payment of invoice {{number}}',
-    greeting: 'Hello {{client}},',
     send: 'Please find invoice {{number}} for {{amount}}, due on {{date}}.',
     sendCovered: 'Please find invoice {{number}}. It is covered by your prepayment: there is nothing to pay.',
     reminderDue: 'This is a reminder that invoice {{number}} is due on {{date}}; {{amount}} remains to be paid.',
@@ -87,7 +86,6 @@ export const en = {
   },
   estimateMail: {
     subject: 'Estimate {{number}} from {{workspace}}',
-    greeting: 'Hello {{client}},',
     body: 'Please find estimate {{number}} for {{amount}}, dated {{date}}. Let us know whether you accept it.',
     attached: 'The estimate is attached as a PDF.',
     about: 'For: {{subject}}',
@@ -99,6 +97,8 @@ export const en = {
   mail: {
     greeting: 'Hello {{name}},',
     greetingNoName: 'Hello,',
+    /** A business letter to a company, not to a person named (invoices and estimates to several or nameless recipients). */
+    greetingCompany: 'Hello,',
   },
   /** Approval mails (src/modules/tracking/approvals/service.ts). */
   approvalMail: {

@@ -16,7 +16,7 @@ describe('the server catalogs', () => {
     expect(translator('de')('invoice.terms.dueIn', { count: 1 })).toBe('Zahlbar innerhalb von 1 Tag');
     expect(translator('de')('invoice.terms.dueIn', { count: 14 })).toBe('Zahlbar innerhalb von 14 Tagen');
     expect(translator('xx')('invoice.terms.dueIn', { count: 14 })).toBe('Due in 14 days');
-    expect(translator(null)('invoiceMail.greeting', { client: 'A & B <x>' })).toBe('Hello A & B <x>,');
+    expect(translator(null)('mail.greeting', { name: 'A & B <x>' })).toBe('Hello A & B <x>,');
   });
 
   it("write days and decimals in mails to people in the recipient's language (English as it always was)", () => {

@@ -7,7 +7,7 @@ import { translator } from '../../../i18n/index.ts';
 import { enqueueMail, type MailAddress, type MailAttachment } from '../../../outbox/enqueue.ts';
 import { audit } from '../../workspace/audit/index.ts';
 import { makeClientLink } from '../client-links/index.ts';
-import { assertMayUseInvoices, formatDate, greeted, formatMoney, loadWorkspace, signatureName, validateMessage } from '../invoices/index.ts';
+import { assertMayUseInvoices, formatDate, greeting, formatMoney, loadWorkspace, signatureName, validateMessage } from '../invoices/index.ts';
 import { ESTIMATE_PDF_RENDERER } from './pdf.ts';
 import { pdfFilename, assertAllows } from './rules.ts';
 import type { EstimateMessageInput } from './schemas.ts';
@@ -30,7 +30,7 @@ export function defaultSubject(l: { number: string; workspace: string; language:
 }
 
 export function defaultBody(l: {
-  client: string;
+  to: MailAddress[];
   number: string;
   amount: string;
   date: string;
@@ -45,7 +45,7 @@ export function defaultBody(l: {
   const attached = `${valid}${l.attachPdf ? ` ${t('estimateMail.attached')}` : ''}`;
   const about = l.subject ? `\n\n${t('estimateMail.about', { subject: l.subject })}` : '';
   return (
-    `${t('estimateMail.greeting', { client: l.client })}\n\n${t('estimateMail.body', { number: l.number, amount: l.amount, date: l.date })}${attached}${about}` +
+    `${greeting(l.to, l.language)}\n\n${t('estimateMail.body', { number: l.number, amount: l.amount, date: l.date })}${attached}${about}` +
     `\n\n${t('estimateMail.closing')}\n${l.workspace}\n`
   );
 }
@@ -74,7 +74,7 @@ export async function sendEstimate(
     const text =
       m.body ??
       defaultBody({
-        client: greeted(m.to, row.client_name),
+        to: m.to,
         number: row.number,
         amount: formatMoney(String(estimate.amount), row.currency, { language }),
         date: formatDate(row.issue_date, language),

@@ -29,7 +29,7 @@ export { assertMayUseInvoices, createInvoice, explicitLines, getInvoice, kindCho
 export { addRetainerLineIn, loadInvoice, removeRetainerLineIn } from './service.ts';
 export { RETAINER_KIND } from './kinds.ts';
 export { wrongState } from './rules.ts';
-export { greeted, sendInvoiceMessageIn, signatureName, validateMessage } from './messages.ts';
+export { greeting, sendInvoiceMessageIn, signatureName, validateMessage } from './messages.ts';
 export { invoiceProjects } from './projects.ts';
 export { SuggestedRecipientsSchema, recipientsForClient } from './recipients.ts';
 export { FIXED_FEE_BALANCE, findClient, fixedFeeEligible, loadWorkspace } from './queries.ts';

@@ -61,11 +61,13 @@ function recipientList(field: string, list: Recipient[] | undefined, required: b
 }
 
 /**
- * Whom a default body greets: the one recipient, by the name the sender gave them (a contact's,
- * as the web app fills it in); else, for several recipients or an address alone, the client.
+ * The first line of a default body: the one recipient greeted by the name the sender gave them
+ * (a contact's, as the web app fills it in); several recipients, or an address alone, are the
+ * client's business, greeted as a company is ("Sehr geehrte Damen und Herren,"), not by its name.
  */
-export function greeted(to: MailAddress[], clientName: string): string {
-  return to.length === 1 && to[0].name ? to[0].name : clientName;
+export function greeting(to: MailAddress[], language: string): string {
+  const t = translator(language);
+  return to.length === 1 && to[0].name ? t('mail.greeting', { name: to[0].name }) : t('mail.greetingCompany');
 }
 
 /** Checks a message body without the database (400 naming the field). */
@@ -107,8 +109,8 @@ export async function signatureName(trx: Tx, companyId: string, workspace: { nam
 }
 
 interface Letter {
-  /** Whom the greeting names (greeted). */
-  greeted: string;
+  /** The recipients: the greeting names the one named (greeting). */
+  to: MailAddress[];
   /** The business's name in the subject and under the closing (signatureName). */
   workspaceName: string;
   number: string;
@@ -152,7 +154,7 @@ export function defaultBody(event: MessageEvent, l: Letter): string {
       attached,
     thank_you: t('invoiceMail.thankYou', { number: l.number }),
   }[event];
-  return `${t('invoiceMail.greeting', { client: l.greeted })}\n\n${lines}${about}\n\n${t('invoiceMail.closing')}\n${l.workspaceName}\n`;
+  return `${greeting(l.to, l.language)}\n\n${lines}${about}\n\n${t('invoiceMail.closing')}\n${l.workspaceName}\n`;
 }
 
 export function messageSelect(trx: Tx, companyId: string) {
@@ -223,7 +225,7 @@ export async function sendInvoiceMessageIn(trx: Tx, p: Principal, id: string, in
   }
 
   const letter: Letter = {
-    greeted: greeted(m.to, row.client_name),
+    to: m.to,
     workspaceName: await signatureName(trx, p.companyId, workspace),
     number: row.number,
     amount: String(invoice.amount),
