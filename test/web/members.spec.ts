@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { expect, signIn, test, type SheafServer } from './fixtures.ts';
+import { expect, ok, signIn, test, type SheafServer } from './fixtures.ts';
 import { checkPage, expectClean, visit } from './visit.ts';
 
 // A real SMTP sink and the outbox worker in this file's server: the invitation travels by e-mail.
@@ -170,4 +170,37 @@ test('an agent is added: no sign-in, keys only', async ({ page }) => {
   const row = page.getByRole('listitem').filter({ hasText: 'Invoice bot' });
   await expect(row).toContainText('Agent');
   await expect(row).toContainText('No sign-in');
+});
+
+test('a manager of a large team: the teammates are searched, the chosen ones come first and are counted', async ({ page, workspace }) => {
+  test.setTimeout(120_000);
+  const max = await workspace.seed.memberWithoutPassword('Max', 'manager');
+  const people = ['Anna', 'Ben', 'Chloé', 'Dana', 'Emil', 'Fritz', 'Greta', 'Hugo', 'Ida', 'Jonas', 'Karla', 'Lena', 'Mats', 'Nora'];
+  const ids: Record<string, string> = {};
+  for (const name of people) ids[name] = (await workspace.seed.memberWithoutPassword(name)).id;
+  await ok(workspace.api('PATCH', `/web/api/members/${max.id}`, { teammate_ids: [ids.Nora] }));
+
+  await visit(page, '/settings/members', 'members-large-team');
+  await page.getByRole('button', { name: 'Edit Max Tester' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Max Tester' });
+  const teammates = dialog.getByRole('group', { name: /^Teammates/ });
+  await expect(teammates.getByText('1 person chosen.')).toBeVisible();
+  // Nora, chosen before, is first though she is last by name.
+  await expect(teammates.getByRole('checkbox').first()).toHaveAccessibleName('Nora Tester');
+  await teammates.getByLabel('Find a person').fill('chloe');
+  await expect(teammates.getByRole('status')).toHaveText('1 person matching “chloe”.');
+  await expect(teammates.getByRole('checkbox')).toHaveCount(1);
+  await teammates.getByText('Chloé Tester').click();
+  await expect(teammates.getByText('2 people chosen.')).toBeVisible();
+  await teammates.getByLabel('Find a person').fill('zz');
+  await expect(teammates.getByRole('status')).toHaveText('0 people matching “zz”.');
+  await teammates.getByLabel('Find a person').fill('');
+  await expect(teammates.getByRole('checkbox')).toHaveCount(people.length + 1); // and the owner
+  await checkPage(page, 'members-teammates-search');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(dialog).toHaveCount(0);
+  const saved = await ok(workspace.api('GET', '/web/api/members'));
+  const manager = (saved.members ?? saved).find((m: { id: string }) => m.id === max.id);
+  expect([...manager.teammate_ids].sort()).toEqual([ids.Chloé, ids.Nora].sort());
+  await expectClean(page);
 });

@@ -7,7 +7,6 @@ import { permissionLabel, roleLabel, type PermissionId, type RoleId } from '../.
 import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
-import { Checkbox } from '../../ui/Checkbox.tsx';
 import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Form } from '../../ui/Form.tsx';
@@ -18,6 +17,7 @@ import { TextField } from '../../ui/TextField.tsx';
 import { fullName, membersQuery, useCreateAgent, useEndMemberSessions, useUpdateMember, type Member, type MemberPatch } from './api.ts';
 import { accessBody, RoleFields, type Access } from './RoleFields.tsx';
 import { useMemberTexts } from './texts.ts';
+import { TeammatesField } from './TeammatesField.tsx';
 import { WorkingPatternDialog } from './WorkingPatternDialog.tsx';
 
 /** Settings → Members: everyone in the workspace, people and agents; edit access, teammates, hours, deactivate; a person's working pattern. */
@@ -141,18 +141,7 @@ function EditForm({ member, members, onDone }: { member: Member; members: Member
       {summary && <Alert>{summary}</Alert>}
       <RoleFields value={access} onChange={setAccess} mayGrantOwner={workspace.role === 'owner'} />
       {access.role === 'manager' && others.length > 0 && (
-        <fieldset className="flex flex-col gap-2.5">
-          <legend className="mb-1 text-sm font-medium text-stone-800">{t('members.teammates')}</legend>
-          {others.map((o) => (
-            <Checkbox
-              key={o.id}
-              isSelected={teammates.includes(o.id)}
-              onChange={(on) => setTeammates(on ? [...teammates, o.id] : teammates.filter((t) => t !== o.id))}
-            >
-              {fullName(o)}
-            </Checkbox>
-          ))}
-        </fieldset>
+        <TeammatesField people={others} value={teammates} onChange={setTeammates} />
       )}
       <TextField
         name="expected_weekly_hours"
