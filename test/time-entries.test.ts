@@ -169,6 +169,23 @@ describe('create a completed entry', () => {
     expectError(await post({ spent_date: '2026-10-25', started_time: '00:00', ended_time: '23:59' }), 400, 'invalid_request', 'ended_time');
     const day = (await post({ spent_date: '2026-10-25', started_time: '00:00', ended_time: '01:00' })).json();
     expectError(await patchEntry(ctx.app, berlin.member, day.id, { ended_time: '23:30' }), 400, 'invalid_request', 'ended_time');
+    // Moved onto a day the clocks change, the same times measure another span: the hours follow them.
+    const friday = (await post({ spent_date: '2026-03-27', started_time: '01:00', ended_time: '04:00' })).json();
+    expect((await patchEntry(ctx.app, berlin.member, friday.id, { spent_date: '2026-03-29' })).json()).toMatchObject({ hours: 2, duration_seconds: 7200, started_time: '01:00', ended_time: '04:00' });
+    expect((await patchEntry(ctx.app, berlin.member, friday.id, { spent_date: '2026-10-25' })).json()).toMatchObject({ hours: 4, duration_seconds: 14400 });
+    expect((await patchEntry(ctx.app, berlin.member, friday.id, { spent_date: '2026-03-30' })).json()).toMatchObject({ hours: 3, duration_seconds: 10800 });
+    // Hours typed with the times (1.33 for 01:00..02:20) stay where the times still agree with them, and give way where they do not.
+    const typed = (await post({ spent_date: '2026-03-27', started_time: '01:00', ended_time: '02:20', hours: 1.33 })).json();
+    expect((await patchEntry(ctx.app, berlin.member, typed.id, { spent_date: '2026-03-28' })).json()).toMatchObject({ hours: 1.33, duration_seconds: 4788 });
+    const early = (await post({ spent_date: '2026-03-27', started_time: '01:30', ended_time: '03:30', hours: 2 })).json();
+    expect((await patchEntry(ctx.app, berlin.member, early.id, { spent_date: '2026-03-29' })).json()).toMatchObject({ hours: 1, duration_seconds: 3600 });
+    // Times that hold no time on the new date (02:30 counts as 03:30 there, after 03:15), or more than a day, refuse the move and change nothing.
+    const skipped = (await post({ spent_date: '2026-03-27', started_time: '02:30', ended_time: '03:15' })).json();
+    expectError(await patchEntry(ctx.app, berlin.member, skipped.id, { spent_date: '2026-03-29' }), 400, 'invalid_request', 'started_time');
+    const long = (await post({ spent_date: '2026-10-24', started_time: '00:00', ended_time: '23:59' })).json();
+    expectError(await patchEntry(ctx.app, berlin.member, long.id, { spent_date: '2026-10-25' }), 400, 'invalid_request', 'ended_time');
+    const unchanged = (await request(ctx.app, berlin.member, { method: 'GET', url: `/api/v2/time_entries/${long.id}` })).json();
+    expect(unchanged).toMatchObject({ spent_date: '2026-10-24', duration_seconds: 86340 });
     expect((await request(ctx.app, berlin.member, { method: 'GET', url: '/api/v2/time_entries?from=2026-10-25&to=2026-10-25' })).json().time_entries).toHaveLength(before + 1);
   });
 

@@ -12,7 +12,7 @@ import { ApiError, badRequest, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
-import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, weekLockedError, sheetPerson, withTimeSettings, type TimeSettings, checkSpentDate, checkWeekDate, isRuleError, sameJson, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/index.ts';
+import { assertNotLocked, assertWeeksOpen, enteredPersonTime, lockPersonTimers, weekLockedError, sheetPerson, withTimeSettings, type TimeSettings, checkSpentDate, checkWeekDate, hoursToSeconds, isRuleError, sameJson, wallClockOf, weekEndOf, weekStartOf, type RuleError } from '../week/index.ts';
 import { entryHours, presentEntry, type EntryView, type PresentContext } from './presenter.ts';
 import {
   billableRateSql,
@@ -493,7 +493,9 @@ const TIMING_FIELDS = ['spent_date', 'hours', 'started_time', 'ended_time'] as c
  * the new pair as a create does and, unless `billable` is sent, takes the new
  * assignment's billable default; a change of date, project, task or billable
  * reprices billable_rate at the rate in force on the (new) date. `hours` alone
- * replaces the duration and clears the times; times recompute it. A running
+ * replaces the duration and clears the times; times recompute it, and so does
+ * a new date where the same times span another duration (a day the clocks
+ * change; typed hours that no longer agree with them give way). A running
  * timer's date and duration change only by stopping it. A change that changes
  * nothing writes nothing.
  */
@@ -535,6 +537,13 @@ export async function updateEntry(db: Kysely<DB>, p: Principal, id: string, inpu
       }
       if (started !== entry.started_time) changes.started_time = started;
       if (ended !== entry.ended_time) changes.ended_time = ended;
+    } else if (changes.spent_date !== undefined && entry.started_time !== null && entry.ended_time !== null) {
+      // The same times measure another span on a day the clocks change: the hours follow them.
+      const duration = checked(completedDuration({ started: entry.started_time, ended: entry.ended_time }, date, settings.timezone))!;
+      if (!hoursAgreeWith(entry, duration.seconds)) {
+        changes.duration_seconds = duration.seconds;
+        changes.hours_entered = null;
+      }
     }
     if (billable !== entry.billable) changes.billable = billable;
     if (movedWork || changes.spent_date !== undefined || changes.billable !== undefined) {
@@ -554,6 +563,11 @@ export async function updateEntry(db: Kysely<DB>, p: Principal, id: string, inpu
 }
 
 const sameDecimal = (a: string | null, b: string | null) => (a === null || b === null ? a === b : new Decimal(a).eq(b));
+
+/** An entry's hours still measure `seconds`: its hours as typed within a minute of them (completedDuration's agreement), else its duration exactly. */
+function hoursAgreeWith(entry: Pick<EntryRow, 'hours_entered' | 'duration_seconds'>, seconds: number): boolean {
+  return entry.hours_entered === null ? entry.duration_seconds === seconds : Math.abs(hoursToSeconds(new Decimal(entry.hours_entered)) - seconds) < 60;
+}
 
 // ---- timer transitions ----
 
