@@ -165,3 +165,27 @@ test('a member sees only their own time and no amount, in the page or in any res
   await page.goto(`/reports/team?${MARCH}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Not available to your role');
 });
+
+test('an agency’s uninvoiced work: 20 clients’ tables a page, the pager to the rest, the chart and the download keep all', async ({ page, workspace }) => {
+  test.setTimeout(120_000);
+  await ok(workspace.api('PATCH', '/web/api/workspace', { invoice_before_approval: true }));
+  const task = await ok(workspace.api('POST', '/api/v2/tasks', { name: 'Work' }));
+  // 22 clients, named so that their order is plain: Client 01 … Client 22.
+  for (let i = 1; i <= 22; i++) {
+    const name = `Client ${String(i).padStart(2, '0')}`;
+    const client = await ok(workspace.api('POST', '/api/v2/clients', { name, currency: 'EUR' }));
+    const project = await ok(workspace.api('POST', '/api/v2/projects', { client_id: client.id, name: `Project ${i}`, task_ids: [task.id], is_billable: true, bill_by: 'project', hourly_rate: 100 }));
+    await ok(workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: task.id, spent_date: '2026-03-02', hours: 1 }));
+  }
+  await visit(page, `/reports/uninvoiced?${MARCH}`, 'reports-uninvoiced-paged');
+  const tables = page.getByRole('region', { name: /^Uninvoiced work for .*, table$/ });
+  await expect(tables).toHaveCount(20);
+  const pager = page.getByRole('navigation', { name: 'Pages' });
+  await expect(pager).toContainText('Page 1 of 2 (22 clients)');
+  await pager.getByRole('button', { name: 'Next page' }).click();
+  await expect(tables).toHaveCount(2);
+  await expect(page.getByRole('heading', { name: 'Client 22' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Client 01' })).toHaveCount(0);
+  const csv = await downloadCsv(page, 'Download CSV of the uninvoiced report');
+  expect(csv.length).toBe(23); // the header and every project
+});

@@ -1,11 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { Link as AriaLink } from 'react-aria-components';
 import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { buttonClass } from '../../ui/Button.tsx';
 import { uninvoicedQuery, type Range, type UninvoicedRow } from './api.ts';
 import { beyondReportSpan } from './period.ts';
-import { Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod } from './parts.tsx';
+import { Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePagedRows, usePeriod } from './parts.tsx';
 import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
 
@@ -30,6 +31,12 @@ export function invoiceHref(group: ClientGroup, range: Range) {
   const query = new URLSearchParams({ client_id: group.client_id, from: range.from, to: range.to, project_ids: group.rows.map((r) => r.project_id).join(',') });
   return `/invoices/new?${query}`;
 }
+
+/**
+ * Clients shown at a time: an agency's year of uninvoiced work is hundreds of clients and
+ * thousands of projects, each client a table of its own; the chart and the download keep all.
+ */
+const CLIENTS_PER_PAGE = 20;
 
 /** Whether a project's row has anything an invoice would take: time, expenses or a fixed fee's balance. */
 const hasOpenWork = (r: UninvoicedRow) => Number(r.uninvoiced_hours) > 0 || Number(r.uninvoiced_expenses) > 0 || Number(r.uninvoiced_amount) > 0;
@@ -68,9 +75,7 @@ export function UninvoicedReportPage() {
                 ]}
                 unit="hours"
               />
-              {byClient(data.results).map((group) => (
-                <ClientTable key={group.client_id} group={group} range={range} />
-              ))}
+              <ClientTables rows={data.results} range={range} />
               {data.total_pages > 1 && <p className="text-sm text-stone-600">{t('uninvoiced.firstOf', { shown: data.results.length, count: data.total_entries })}</p>}
             </>
           )}
@@ -78,6 +83,21 @@ export function UninvoicedReportPage() {
         </div>
       )}
     </section>
+  );
+}
+
+/** The clients' tables, CLIENTS_PER_PAGE at a time. */
+function ClientTables({ rows, range }: { rows: UninvoicedRow[]; range: Range }) {
+  const t = useReportTexts();
+  const groups = useMemo(() => byClient(rows), [rows]);
+  const { shown, pager } = usePagedRows(groups, { size: CLIENTS_PER_PAGE, noun: t('uninvoiced.clientsNoun') });
+  return (
+    <>
+      {shown.map((group) => (
+        <ClientTable key={group.client_id} group={group} range={range} />
+      ))}
+      {pager}
+    </>
   );
 }
 

@@ -136,14 +136,15 @@ export function TableBox({ label, pager, children }: { label: string; pager?: Re
 
 /**
  * A report table's rows TABLE_ROWS at a time (pageOfRows), and its pager when there is more than one
- * page. Other rows (another period, grouping or filter) start on the first page again.
+ * page; `size` and `noun` for other things than rows (the uninvoiced report's clients). Other rows
+ * (another period, grouping or filter) start on the first page again.
  */
-export function usePagedRows<T>(rows: readonly T[]): { shown: readonly T[]; pager: ReactNode } {
+export function usePagedRows<T>(rows: readonly T[], { size = TABLE_ROWS, noun }: { size?: number; noun?: string } = {}): { shown: readonly T[]; pager: ReactNode } {
   const t = useReportTexts();
   const [wanted, setWanted] = useState({ page: 1, rows });
-  const { shown, page, pages } = pageOfRows(rows, wanted.rows === rows ? wanted.page : 1, TABLE_ROWS);
+  const { shown, page, pages } = pageOfRows(rows, wanted.rows === rows ? wanted.page : 1, size);
   const pager =
-    pages > 1 ? <Pager list={{ page, total_pages: pages, total_entries: rows.length }} noun={t('rowsNoun')} onPage={(next) => setWanted({ page: next, rows })} /> : null;
+    pages > 1 ? <Pager list={{ page, total_pages: pages, total_entries: rows.length }} noun={noun ?? t('rowsNoun')} onPage={(next) => setWanted({ page: next, rows })} /> : null;
   return { shown, pager };
 }
 
