@@ -80,6 +80,21 @@ describe('Toggl Track', () => {
     ]);
   });
 
+  it('warns once of a new client whose rows come in two currencies: it bills in its first row\'s', () => {
+    const lines = rows.filter((r) => r.client !== null).map((r) => r.line);
+    const mixed = rows.map((r) => (r.client === null ? r : { ...r, client: 'Newco', currency: r.line === lines[0] ? 'EUR' : 'USD' }));
+    const plan = planImport('toggl', mixed, nobody);
+    expect(plan.clients.find((c) => c.name === 'Newco')).toMatchObject({ status: 'new', currency: 'EUR' });
+    expect(plan.warnings.filter((w) => w.problem === 'client_currency')).toEqual([
+      {
+        line: lines[1],
+        message: "the client Newco bills in EUR; the file's rates are in USD and are kept as numbers.",
+        problem: 'client_currency',
+        values: { client: 'Newco', client_currency: 'EUR', currency: 'USD' },
+      },
+    ]);
+  });
+
   it('keeps a rate when rounding of the amount alone differs, and starts a new one from its first date', () => {
     const plan = planImport('toggl', rows, nobody);
     expect(plan.rates.map((r) => [r.person, r.effective_from, r.hourly_rate])).toEqual([

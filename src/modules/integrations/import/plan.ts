@@ -50,6 +50,11 @@ export interface NamedMap {
   rows: number;
 }
 
+export interface ClientMap extends NamedMap {
+  /** The currency it bills in: an existing client's own (null: the workspace's), a new one's first row's. */
+  currency: string | null;
+}
+
 export interface ProjectMap extends NamedMap {
   client_key: string;
   client: string;
@@ -80,7 +85,7 @@ export interface PlannedRow {
 export interface Plan {
   tracker: Tracker;
   people: PersonMap[];
-  clients: NamedMap[];
+  clients: ClientMap[];
   projects: ProjectMap[];
   tasks: NamedMap[];
   rates: RatePoint[];
@@ -158,7 +163,9 @@ export function planImport(tracker: Tracker, rows: ImportRow[], existing: Existi
   const tasksByName = new Map(existing.tasks.map((t) => [keyOf(t.name), t]));
 
   const people = new Map<string, PersonMap>();
-  const clients = new Map<string, NamedMap>();
+  const clients = new Map<string, ClientMap>();
+  /** Clients whose rows are in another currency than theirs: warned of once each. */
+  const otherCurrency = new Set<string>();
   const projects = new Map<string, ProjectMap>();
   const tasks = new Map<string, NamedMap>();
   const planned: PlannedRow[] = [];
@@ -208,11 +215,14 @@ export function planImport(tracker: Tracker, rows: ImportRow[], existing: Existi
     let client = clients.get(ck);
     if (!client) {
       const found = clientsByName.get(ck);
-      client = { key: ck, name: found?.name ?? clientName, status: found ? 'existing' : 'new', id: found?.id ?? null, rows: 0 };
+      client = { key: ck, name: found?.name ?? clientName, status: found ? 'existing' : 'new', id: found?.id ?? null, rows: 0, currency: found ? found.currency : row.currency };
       clients.set(ck, client);
-      if (found && row.currency && found.currency && found.currency !== row.currency) {
-        warnings.push(lineProblem(row.line, 'client_currency', { client: found.name, client_currency: found.currency, currency: row.currency }));
-      }
+    }
+    // A new client takes its first row's currency (one per client); rows in another are priced as numbers.
+    if (client.status === 'new' && client.currency === null) client.currency = row.currency;
+    if (row.currency && client.currency && client.currency !== row.currency && !otherCurrency.has(ck)) {
+      otherCurrency.add(ck);
+      warnings.push(lineProblem(row.line, 'client_currency', { client: client.name, client_currency: client.currency, currency: row.currency }));
     }
     client.rows++;
 

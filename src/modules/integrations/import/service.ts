@@ -132,18 +132,13 @@ export async function importFile(db: Kysely<DB>, p: Principal, data: Buffer | st
     if (options.dryRun) return reportOf(plan, parsed.rows.length, skipped, true, created, written);
 
     // clients, projects, tasks
-    const clientCurrency = new Map<string, string>();
-    for (const r of plan.rows) if (r.row.currency && !clientCurrency.has(r.client_key)) clientCurrency.set(r.client_key, r.row.currency);
     const newClients = plan.clients.filter((c) => c.status === 'new');
     for (const c of newClients) c.id = newId(options.now.getTime());
     if (newClients.length) {
       await trx
         .insertInto('clients')
         .values(
-          newClients.map((c) => {
-            const currency = clientCurrency.get(c.key);
-            return { company_id: companyId, id: c.id!, name: c.name, currency: currency && currency !== existing.currency ? currency : null };
-          }),
+          newClients.map((c) => ({ company_id: companyId, id: c.id!, name: c.name, currency: c.currency && c.currency !== existing.currency ? c.currency : null })),
         )
         .execute();
     }
