@@ -169,13 +169,21 @@ describe('completed durations', () => {
 });
 
 describe("a stopped timer's times", () => {
-  it("keeps its start and the stop's clock when the run ended on its own date", () => {
-    expect(timesAfterStop({ spent_date: '2026-06-09', started_time: '09:00' }, { date: '2026-06-09', time: '17:30' })).toEqual({ started_time: '09:00', ended_time: '17:30' });
+  const Z = 'Europe/Berlin';
+  const none = { started_time: null, ended_time: null };
+  it("keeps its start and the stop's clock when the run ended on its own date and they span its hours", () => {
+    expect(timesAfterStop({ spent_date: '2026-06-09', started_time: '09:00' }, { date: '2026-06-09', time: '17:30' }, 30_600, Z)).toEqual({ started_time: '09:00', ended_time: '17:30' });
+    // Times are whole minutes, the run is not: 09:00:59 to 09:02:00 is 61 s beside a span of 120.
+    expect(timesAfterStop({ spent_date: '2026-06-09', started_time: '09:00' }, { date: '2026-06-09', time: '09:02' }, 61, Z)).toEqual({ started_time: '09:00', ended_time: '09:02' });
+    // 01:00 to 04:00 on the spring-forward night is 2 hours.
+    expect(timesAfterStop({ spent_date: '2026-03-29', started_time: '01:00' }, { date: '2026-03-29', time: '04:00' }, 7200, Z)).toEqual({ started_time: '01:00', ended_time: '04:00' });
   });
-  it('keeps none when it ended on a later date (past midnight, or at the 24-hour cap), or never had a start time', () => {
-    expect(timesAfterStop({ spent_date: '2026-06-09', started_time: '23:00' }, { date: '2026-06-10', time: '01:00' })).toEqual({ started_time: null, ended_time: null });
-    expect(timesAfterStop({ spent_date: '2026-06-09', started_time: '09:15' }, { date: '2026-06-10', time: '09:15' })).toEqual({ started_time: null, ended_time: null });
-    expect(timesAfterStop({ spent_date: '2026-06-09', started_time: null }, { date: '2026-06-09', time: '17:30' })).toEqual({ started_time: null, ended_time: null });
+  it('keeps none when it ended on a later date (past midnight, or at the 24-hour cap), never had a start time, or ran more than once', () => {
+    expect(timesAfterStop({ spent_date: '2026-06-09', started_time: '23:00' }, { date: '2026-06-10', time: '01:00' }, 7200, Z)).toEqual(none);
+    expect(timesAfterStop({ spent_date: '2026-06-09', started_time: '09:15' }, { date: '2026-06-10', time: '09:15' }, 86_400, Z)).toEqual(none);
+    expect(timesAfterStop({ spent_date: '2026-06-09', started_time: null }, { date: '2026-06-09', time: '17:30' }, 3600, Z)).toEqual(none);
+    // Restarted: 08:00 to 09:45 holds 45 minutes of work, not 105.
+    expect(timesAfterStop({ spent_date: '2026-06-09', started_time: '08:00' }, { date: '2026-06-09', time: '09:45' }, 2700, Z)).toEqual(none);
   });
 });
 

@@ -109,16 +109,22 @@ function emptySpan(date: string, started: string, ended: string, zone: string): 
 }
 
 /**
- * A stopped timer's times: its start time and the stop's wall clock while the run ended on the
- * entry's own date; none when it ended on a later date (past midnight, or at the 24-hour cap),
- * since started_time..ended_time is a span of one date. A run without a start time (a timer on
- * a past date) gets no end time either: the two go together.
+ * A stopped timer's times: its start time and the stop's wall clock while they span the hours it
+ * holds (within a minute, as a create's hours agree with its times). None when the run ended on
+ * a later date (past midnight, or at the 24-hour cap), since started_time..ended_time is a span
+ * of one date, or when the entry ran more than once (a restart: its times would span the pauses
+ * too). A run without a start time (a timer on a past date) gets no end time either: the two go
+ * together.
  */
 export function timesAfterStop(
   entry: { spent_date: string; started_time: string | null },
   end: { date: string; time: string },
+  seconds: number,
+  zone: string,
 ): { started_time: string | null; ended_time: string | null } {
-  if (entry.started_time === null || end.date !== entry.spent_date) return { started_time: null, ended_time: null };
+  const none = { started_time: null, ended_time: null };
+  if (entry.started_time === null || end.date !== entry.spent_date) return none;
+  if (Math.abs(wallClockSeconds(entry.spent_date, entry.started_time, end.time, zone) - seconds) >= 60) return none;
   return { started_time: entry.started_time, ended_time: end.time };
 }
 

@@ -238,7 +238,7 @@ async function stopTimer(
       hours_entered: null,
       is_running: false,
       timer_started_at: null,
-      ...timesAfterStop(entry, wallClockOf(endedAt, settings.timezone)),
+      ...timesAfterStop(entry, wallClockOf(endedAt, settings.timezone), seconds, settings.timezone),
       ...extra,
     },
     now,
