@@ -73,6 +73,31 @@ describe('assignments', () => {
     expect((await web(s.admin, 'PATCH', `/web/api/planning_assignments/${a.json().id}`, { total_hours: 10 })).json()).toMatchObject({ hours_per_day: null, total_hours: 10 });
   });
 
+  it('counts the days before a first working pattern as Monday to Friday, as capacity does', async () => {
+    const person = w.contractor.userId;
+    await ctx.db.updateTable('memberships').set({ expected_weekly_hours: '40' }).where('company_id', '=', w.companyId).where('user_id', '=', person).execute();
+    const plan = await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: person, starts_on: '2026-07-06', ends_on: '2026-07-10', hours_per_day: 4 });
+    expect(plan.statusCode, plan.body).toBe(201);
+    // A pattern from next year (Tuesday to Friday) changes nothing before it starts.
+    const pattern = await web(s.admin, 'POST', '/web/api/working_patterns', { user_id: person, effective_from: '2027-01-04', monday: 0, tuesday: 8, wednesday: 8, thursday: 8, friday: 8 });
+    expect(pattern.statusCode, pattern.body).toBe(201);
+    expect((await cellOf(s.admin, { user_id: person }, '2026-07-06', 1)).cells).toEqual([{ planned_hours: 20, capacity_hours: 40 }]);
+    const total = await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: person, starts_on: '2026-07-13', ends_on: '2026-07-17', total_hours: 10 });
+    expect(total.statusCode, total.body).toBe(201);
+    expect((await cellOf(s.admin, { user_id: person }, '2026-07-13', 1)).cells).toEqual([{ planned_hours: 10, capacity_hours: 40 }]);
+    // From the pattern on, Monday is off: a plan of Monday alone plans nothing and is refused.
+    expectError(await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: person, starts_on: '2027-01-04', ends_on: '2027-01-04', hours_per_day: 4 }), 400, 'invalid_request', 'ends_on');
+  });
+
+  it('refuses a placeholder without a name and weeks past 9999-12-31 with a 400, not the database’s 500', async () => {
+    expectError(await web(s.admin, 'POST', '/web/api/planning_placeholders', { name: '   ' }), 400, 'invalid_request', 'name');
+    const ph = (await web(s.admin, 'POST', '/web/api/planning_placeholders', { name: 'Writer' })).json();
+    expectError(await web(s.admin, 'PATCH', `/web/api/planning_placeholders/${ph.id}`, { name: ' ' }), 400, 'invalid_request', 'name');
+    expect((await web(s.admin, 'GET', '/web/api/planning_placeholders')).json().placeholders.find((p: { id: string }) => p.id === ph.id).name).toBe('Writer');
+    expectError(await web(s.admin, 'GET', '/web/api/schedule?from=9999-12-20&weeks=12'), 400, 'invalid_request', 'from');
+    expect((await web(s.admin, 'GET', '/web/api/schedule?from=9999-10-01&weeks=12')).statusCode).toBe(200);
+  });
+
   it('soft-deletes: hidden from the planner, kept for the backup', async () => {
     const a = await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: w.member.userId, starts_on: '2026-07-06', ends_on: '2026-07-10', hours_per_day: 2 });
     const before = await liveAssignments();
@@ -96,7 +121,10 @@ describe('assignments', () => {
       [{ ...base, hours_per_day: 4, total_hours: 10 }, 'hours_per_day'],
       [{ ...base }, 'hours_per_day'],
       [{ ...base, ends_on: '2026-08-01', hours_per_day: 4 }, 'ends_on'],
-      [{ ...base, starts_on: '2026-08-08', ends_on: '2026-08-09', total_hours: 4 }, 'total_hours'],
+      [{ ...base, starts_on: '2026-08-08', ends_on: '2026-08-09', total_hours: 4 }, 'ends_on'],
+      [{ ...base, starts_on: '2026-08-08', ends_on: '2026-08-09', hours_per_day: 4 }, 'ends_on'],
+      [{ ...base, hours_per_day: 0.001 }, 'hours_per_day'],
+      [{ ...base, total_hours: 0.004 }, 'total_hours'],
       [{ ...base, placeholder_id: null, user_id: null, hours_per_day: 4 }, 'user_id'],
       [{ ...base, hours_per_day: '4' }, 'hours_per_day'],
       [{ ...base, hours_per_day: 4, colour: 'red' }, 'colour'],
@@ -162,14 +190,21 @@ describe('planned against tracked, and the home page', () => {
     // The manager sees the projects they manage only.
     const mine = (await web(s.manager, 'GET', '/web/api/reports/planned_vs_tracked?from=2026-11-02&to=2026-11-08')).json().projects;
     expect(mine.map((r: { project: { id: string } }) => r.project.id)).not.toContain(w.project);
+    // Tracked hours are rounded per entry by the workspace's rule, as in every report: 6 minutes rounded up to 15.
+    await ctx.db.updateTable('companies').set({ rounding: 'up', rounding_minutes: 15 }).where('id', '=', w.companyId).execute();
+    await insertEntryRow(ctx.db, w.companyId, { userId: w.member.userId, projectId: w.project, taskId: w.task, spentDate: '2026-11-04', seconds: 360 });
+    const rounded = (await web(s.admin, 'GET', '/web/api/reports/planned_vs_tracked?from=2026-11-02&to=2026-11-08')).json();
+    expect(rounded.projects.find((r: { project: { id: string } }) => r.project.id === w.project)).toMatchObject({ planned_hours: 10, tracked_hours: 3.25, difference_hours: -6.75 });
+    await ctx.db.updateTable('companies').set({ rounding: 'none' }).where('id', '=', w.companyId).execute();
   });
 
   it("shows a member this week's plan on the home page", async () => {
-    const today = new Date(ctx.clock.now()).toISOString().slice(0, 10);
-    await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: w.member.userId, starts_on: today, ends_on: today, hours_per_day: 5 });
+    const today = new Date(ctx.clock.now());
+    const monday = new Date(today.getTime() - ((today.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+    const sunday = new Date(Date.parse(monday) + 6 * 86_400_000).toISOString().slice(0, 10);
+    await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: w.member.userId, starts_on: monday, ends_on: sunday, hours_per_day: 5 });
     const home = (await web(s.member, 'GET', '/web/api/home')).json();
-    const day = new Date(`${today}T00:00:00Z`).getUTCDay();
-    // A weekend day is no working day: nothing planned on it.
-    expect(home.plan.find((x: { project: { id: string } }) => x.project.id === w.project)?.planned_hours ?? 0).toBe(day === 0 || day === 6 ? 0 : 5);
+    // The weekend is no working day: nothing planned on it.
+    expect(home.plan.find((x: { project: { id: string } }) => x.project.id === w.project)?.planned_hours).toBe(25);
   });
 });

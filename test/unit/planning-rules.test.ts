@@ -24,8 +24,16 @@ describe('planning arithmetic', () => {
   it('refuses more than 24 hours a working day, reversed ranges and ranges without working days', () => {
     expect(planProblem({ starts_on: '2026-06-08', ends_on: '2026-06-08', hours_per_day: null, total_hours: '25' }, isWeekday)).toMatchObject({ field: 'total_hours' });
     expect(planProblem({ starts_on: '2026-06-08', ends_on: '2026-06-09', hours_per_day: null, total_hours: '48' }, isWeekday)).toBeNull();
-    expect(planProblem({ starts_on: '2026-06-13', ends_on: '2026-06-14', hours_per_day: null, total_hours: '8' }, isWeekday)).toMatchObject({ field: 'total_hours' });
+    expect(planProblem({ starts_on: '2026-06-13', ends_on: '2026-06-14', hours_per_day: null, total_hours: '8' }, isWeekday)).toMatchObject({ field: 'ends_on' });
     expect(planProblem({ starts_on: '2026-06-10', ends_on: '2026-06-09', hours_per_day: '8', total_hours: null }, isWeekday)).toMatchObject({ field: 'ends_on' });
+    // Hours per day on a weekend plan nothing: refused as a total there is.
+    expect(planProblem({ starts_on: '2026-06-13', ends_on: '2026-06-14', hours_per_day: '8', total_hours: null }, isWeekday)).toMatchObject({ field: 'ends_on' });
+  });
+
+  it('refuses hours that two decimals store as none', () => {
+    expect(planProblem({ starts_on: '2026-06-08', ends_on: '2026-06-08', hours_per_day: '0.00', total_hours: null }, isWeekday)).toMatchObject({ field: 'hours_per_day' });
+    expect(planProblem({ starts_on: '2026-06-08', ends_on: '2026-06-08', hours_per_day: null, total_hours: '0.00' }, isWeekday)).toMatchObject({ field: 'total_hours' });
+    expect(planProblem({ starts_on: '2026-06-08', ends_on: '2026-06-08', hours_per_day: '0.01', total_hours: null }, isWeekday)).toBeNull();
   });
 
   it('lists the Mondays of the planner from the week holding a day', () => {

@@ -52,10 +52,14 @@ export const hoursNumber = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HA
 export function planProblem(plan: Plan, isWorkingDay: (date: string) => boolean): { field: string; message: string } | null {
   if (plan.ends_on < plan.starts_on) return { field: 'ends_on', message: 'ends_on must not be before starts_on.' };
   if (datesIn(plan.starts_on, plan.ends_on).length > 366 * 2) return { field: 'ends_on', message: 'An assignment spans at most two years.' };
-  if (plan.total_hours !== null) {
-    const working = datesIn(plan.starts_on, plan.ends_on).filter(isWorkingDay).length;
-    if (working === 0) return { field: 'total_hours', message: 'The range has no working day to spread total_hours over; give hours_per_day or another range.' };
-    if (new Decimal(plan.total_hours).div(working).gt(24)) return { field: 'total_hours', message: `total_hours over ${working} working days is more than 24 hours a day.` };
+  // Stored with two decimals: a smaller amount would be stored as none (the column refuses 0).
+  if (plan.hours_per_day !== null && new Decimal(plan.hours_per_day).lt(0.01)) return { field: 'hours_per_day', message: 'hours_per_day must be at least 0.01.' };
+  if (plan.total_hours !== null && new Decimal(plan.total_hours).lt(0.01)) return { field: 'total_hours', message: 'total_hours must be at least 0.01.' };
+  const working = datesIn(plan.starts_on, plan.ends_on).filter(isWorkingDay).length;
+  // A plan on no working day plans nothing, per day or in total.
+  if (working === 0) return { field: 'ends_on', message: 'The range has no working day of this person or role (their working pattern, else Monday to Friday); choose another range.' };
+  if (plan.total_hours !== null && new Decimal(plan.total_hours).div(working).gt(24)) {
+    return { field: 'total_hours', message: `total_hours over ${working} working days is more than 24 hours a day.` };
   }
   return null;
 }

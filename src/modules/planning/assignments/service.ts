@@ -22,9 +22,12 @@ import {
   type AssignmentView,
   type PlaceholderRow,
 } from './queries.ts';
-import { hoursNumber, isWeekday, plannedByDay, plannedHours, planProblem, weekIndex, weekStarts, type Plan } from './rules.ts';
+import { hoursNumber, isWeekday, plannedByDay, plannedHours, planProblem, weekIndex, weekOf, weekStarts, type Plan } from './rules.ts';
 import { decimalNumber } from '../../../money.ts';
-import { addDays } from '../../../time/calendar-days.ts';
+import { addDays, DAY_MS, msOf } from '../../../time/calendar-days.ts';
+
+/** The last date a plan may hold (the schemas' dates are four-digit years). */
+const LAST_DAY = '9999-12-31';
 
 /**
  * Planning: assignments of people and placeholders to projects, placeholders, and the
@@ -57,13 +60,17 @@ export function presentPlaceholder(r: PlaceholderRow) {
 
 export const mayOpenPlanner = (p: Principal) => isAdmin(p) || isManager(p);
 
-/** Whose working days a plan counts: a person's pattern (else Monday to Friday), a placeholder's Monday to Friday. */
+/**
+ * Whose working days a plan counts: a person's pattern in force on the day (else Monday to
+ * Friday: before a first pattern as without one, as capacity counts them), a placeholder's
+ * Monday to Friday.
+ */
 async function workingDayOf(trx: Tx, companyId: string, who: { user_id: string | null }, range: { from: string; to: string }) {
   if (who.user_id === null) return isWeekday;
   const source = await capacitySource(trx, companyId, who.user_id, range);
   return workingDays(source.patterns);
 }
-const workingDays = (patterns: readonly Pattern[]) => (date: string) => (patterns.length ? (baseHours(patterns, null, date)?.gt(0) ?? false) : isWeekday(date));
+const workingDays = (patterns: readonly Pattern[]) => (date: string) => baseHours(patterns, null, date)?.gt(0) ?? isWeekday(date);
 
 async function assertMayPlan(trx: Tx, p: Principal, projectId: string) {
   const project = isId(projectId) ? await projectForPlanning(trx, p.companyId, projectId, p.userId) : undefined;
@@ -162,6 +169,13 @@ export function deleteAssignment(db: Kysely<DB>, p: Principal, id: string, now: 
 
 // ---- placeholders ----
 
+/** A placeholder's name as stored: trimmed, and not empty then (400, not the column's check). */
+function placeholderName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed) throw badRequest('A placeholder needs a name (such as "Senior designer").', { field: 'name' });
+  return trimmed;
+}
+
 function assertMayManagePlaceholders(p: Principal) {
   if (!isAdmin(p) && !isManager(p)) throw forbidden('Only owners, administrators and managers manage placeholders.');
 }
@@ -175,7 +189,7 @@ export function createPlaceholder(db: Kysely<DB>, p: Principal, input: { name: s
   assertMayManagePlaceholders(p);
   return withTenant(db, p.companyId, async (trx) => {
     const id = newId(now.getTime());
-    await insertRow(trx, 'planning_placeholders', p.companyId, id, { name: input.name.trim(), weekly_hours: new Decimal(input.weekly_hours ?? 40).toFixed(2) }, now);
+    await insertRow(trx, 'planning_placeholders', p.companyId, id, { name: placeholderName(input.name), weekly_hours: new Decimal(input.weekly_hours ?? 40).toFixed(2) }, now);
     await audit(trx, { ...auditActor(p), action: 'planning_placeholder.created', subjectType: 'planning_placeholder', subjectId: id, details: { name: input.name } });
     return presentPlaceholder((await findPlaceholder(trx, p.companyId, id))!);
   });
@@ -192,7 +206,7 @@ export function updatePlaceholder(db: Kysely<DB>, p: Principal, id: string, inpu
       p.companyId,
       id,
       {
-        ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+        ...(input.name !== undefined ? { name: placeholderName(input.name) } : {}),
         ...(input.weekly_hours !== undefined ? { weekly_hours: new Decimal(input.weekly_hours).toFixed(2) } : {}),
         ...(input.is_active !== undefined ? { is_active: input.is_active } : {}),
       },
@@ -239,6 +253,10 @@ export const MAX_WEEKS = 52;
  */
 export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; weeks?: number }) {
   if (!mayOpenPlanner(p)) throw forbidden('Only owners, administrators and managers use the planner; everyone sees their own plan on the home page.');
+  // Plans end by 9999-12-31 (the dates' schema); weeks past it are no dates the database knows.
+  if (msOf(weekOf(query.from)) + ((query.weeks ?? 12) * 7 - 1) * DAY_MS > msOf(LAST_DAY)) {
+    throw badRequest(`The weeks shown end after ${LAST_DAY}; start them earlier or show fewer.`, { field: 'from' });
+  }
   const weeks = weekStarts(query.from, query.weeks ?? 12);
   const range = { from: weeks[0]!, to: addDays(weeks.at(-1)!, 6) };
   return withTenant(db, p.companyId, async (trx) => {

@@ -1,5 +1,6 @@
 /** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
 export { csvBytes } from '../../../http/exports.ts';
+export { reportSettings, roundedMicroHours } from './pricing.ts';
 export { projectBudgetRows, uninvoicedRows } from './queries.ts';
 export { reportsRoutes } from './routes.ts';
 export { checkRange, MAX_REPORT_SPAN_DAYS, monthOf } from './rules.ts';
