@@ -168,6 +168,19 @@ describe('preflight', () => {
     });
   });
 
+  it("time on a day the person's week gives no hours is outside working capacity, as on a holiday", () => {
+    // Monday 6, Tuesday 6, Wednesday 8: Thursday is off.
+    const pattern = { effective_from: '2026-01-01', monday: '6', tuesday: '6', wednesday: '8', thursday: '0', friday: '0', saturday: '0', sunday: '0' };
+    const capacity: PreflightCapacity = { days: capacityByDay({ patterns: [pattern], fallbackWeekly: null, timeOff: [] }, week.from, week.to), breakRules: [] };
+    const items = [time({ duration_seconds: 6 * 3600 }), time({ spent_date: '2026-06-11', duration_seconds: 8 * 3600 })];
+    expect(runPreflight(items, all, week, capacity).warnings).toEqual([
+      expect.objectContaining({ code: 'hours_below_expected', tracked_hours: 14, expected_hours: 20 }),
+      expect.objectContaining({ code: 'outside_working_capacity', capacity_hours: null, dates: ['2026-06-11'] }),
+    ]);
+    // On a working day alone, within the week's 20 hours: no warning of it.
+    expect(runPreflight([time({ duration_seconds: 6 * 3600 })], all, week, capacity).warnings.map((w) => w.code)).toEqual(['hours_below_expected']);
+  });
+
   it('more than 24 hours on a day is outside working capacity; running timers do not count', () => {
     const items = [time({ duration_seconds: 86400 }), time({ duration_seconds: 60 }), time({ is_running: true, duration_seconds: 600 })];
     const pre = runPreflight(items, all, week, weekly(null));

@@ -201,7 +201,8 @@ export function runPreflight(
   }
   const perDay = new Map<string, number>();
   for (const i of completed) perDay.set(i.spent_date, (perDay.get(i.spent_date) ?? 0) + (i.duration_seconds ?? 0));
-  const dayOff = new Set(capacity.days?.filter((d) => d.whole_day_off).map((d) => d.date));
+  // Off: a holiday or whole-day time off, and a day the person's week gives no hours (a part-timer's Friday, a weekend).
+  const dayOff = new Set(capacity.days?.filter((d) => d.whole_day_off || d.base.isZero()).map((d) => d.date));
   const outside = [...perDay].filter(([d, s]) => s > 24 * 3600 || (s > 0 && dayOff.has(d))).map(([d]) => d).sort();
   if (outside.length) {
     if (over) (over.dates as string[]).push(...outside);

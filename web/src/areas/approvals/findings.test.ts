@@ -53,6 +53,8 @@ describe('the preflight’s blockers and warnings', () => {
 
   it('writes the days of a missing break with what was taken and required', () => {
     expect(findingText(SAMPLES.break_missing![0]!, de.t, de.format)).toBe('Weniger Pause, als die Pausenregeln des Arbeitsbereichs verlangen: Mo., 7. Dez. (15 von 30 min).');
+    // A list of short dates at the end of a sentence: one full stop, not "Sa., 12. Dez..".
+    expect(findingText(SAMPLES.outside_working_capacity![2]!, de.t, de.format)).toBe('Zeit an einem freien Tag oder mehr als 24 Std. an einem Tag erfasst: Sa., 12. Dez. und So., 13. Dez.');
   });
 
   it('counts the items not submitted', () => {

@@ -74,5 +74,7 @@ const isKnown = (code: string): code is Code => Object.hasOwn(FINDING_SENTENCES,
 
 /** The sentence of a blocker or warning in the person's language; the server's message for a code (or a shape) the app does not know. */
 export function findingText(finding: Finding, t: Texts, format: Format): string {
-  return (isKnown(finding.code) ? FINDING_SENTENCES[finding.code](finding, t, format) : null) ?? finding.message;
+  const sentence = isKnown(finding.code) ? FINDING_SENTENCES[finding.code](finding, t, format) : null;
+  // A sentence that ends in a list of short dates would end twice in German ("Di., 29. Dez..").
+  return sentence?.replace(/\.\.$/, '.') ?? finding.message;
 }
