@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertEntryRow, makeTimeWorkspace, type TimeWorkspace } from './fixtures/catalog.ts';
-import { createTestContext, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
+import { addMember, createTestContext, request, sessionFor, type Caller, type TestContext } from './helpers.ts';
 
 /**
  * Planning (issue 26 item 2): assignments of people and placeholders (hours per day or a
@@ -176,6 +176,48 @@ describe('placeholders', () => {
     expect(body.placeholders.map((p: { id: string }) => p.id)).not.toContain(ph.json().id);
     expect(body.assignments.find((x: { id: string }) => x.id === a.json().id)).toMatchObject({ user_id: w.contractor.userId, placeholder_id: null });
     expect((await web(s.admin, 'GET', '/web/api/planning_placeholders')).json().placeholders.find((p: { id: string }) => p.id === ph.json().id)).toMatchObject({ is_active: false });
+  });
+});
+
+describe('people who left, agents and archived placeholders', () => {
+  it('takes no new plans for them; plans made before stay rows of the planner (no capacity) until cleared', async () => {
+    const leaver = await addMember(ctx.db, w.companyId, { role: 'member', firstName: 'Leo', lastName: 'Leaver' });
+    const agent = await addMember(ctx.db, w.companyId, { role: 'member', userType: 'agent', firstName: 'Bot' });
+    const plan = await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: leaver.userId, starts_on: '2026-09-07', ends_on: '2026-09-11', hours_per_day: 5 });
+    expect(plan.statusCode, plan.body).toBe(201);
+    await ctx.db.updateTable('memberships').set({ is_active: false }).where('company_id', '=', w.companyId).where('user_id', '=', leaver.userId).execute();
+    const base = { project_id: w.project, starts_on: '2026-09-14', ends_on: '2026-09-18', hours_per_day: 4 };
+    expectError(await web(s.admin, 'POST', '/web/api/planning_assignments', { ...base, user_id: leaver.userId }), 400, 'invalid_request', 'user_id');
+    expectError(await web(s.admin, 'POST', '/web/api/planning_assignments', { ...base, user_id: agent.userId }), 400, 'invalid_request', 'user_id');
+    // The leaver's plan: a row marked inactive, with no capacity, which the report's 25 hours match.
+    const { body, cells } = await cellOf(s.admin, { user_id: leaver.userId }, '2026-09-07', 1);
+    expect(body.people.find((p: { user_id: string }) => p.user_id === leaver.userId)).toMatchObject({ is_active: false });
+    expect(cells).toEqual([{ planned_hours: 25, capacity_hours: 0 }]);
+    expect(body.assignments.map((a: { id: string }) => a.id)).toContain(plan.json().id);
+    // Not a row in weeks without their plans.
+    expect((await web(s.admin, 'GET', '/web/api/schedule?from=2026-10-05&weeks=1')).json().people.map((p: { user_id: string }) => p.user_id)).not.toContain(leaver.userId);
+    // It can be shortened and deleted, not given to them anew.
+    expect((await web(s.admin, 'PATCH', `/web/api/planning_assignments/${plan.json().id}`, { ends_on: '2026-09-08' })).statusCode).toBe(200);
+    expectError(await web(s.admin, 'PATCH', `/web/api/planning_assignments/${plan.json().id}`, { user_id: agent.userId }), 400, 'invalid_request', 'user_id');
+    expect((await web(s.admin, 'DELETE', `/web/api/planning_assignments/${plan.json().id}`)).statusCode).toBe(204);
+  });
+
+  it('an archived placeholder takes no new plans; only who plans all its projects may archive it', async () => {
+    const ph = (await web(s.admin, 'POST', '/web/api/planning_placeholders', { name: 'Junior dev' })).json();
+    const plan = await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, placeholder_id: ph.id, starts_on: '2026-09-21', ends_on: '2026-09-25', hours_per_day: 6 });
+    expect(plan.statusCode, plan.body).toBe(201);
+    // The manager does not plan that project: archiving would hide the administrator's plan.
+    expectError(await web(s.manager, 'PATCH', `/web/api/planning_placeholders/${ph.id}`, { is_active: false }), 403, 'forbidden');
+    expect((await web(s.admin, 'PATCH', `/web/api/planning_placeholders/${ph.id}`, { is_active: false })).statusCode).toBe(200);
+    expectError(
+      await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, placeholder_id: ph.id, starts_on: '2026-09-28', ends_on: '2026-10-02', hours_per_day: 6 }),
+      400,
+      'invalid_request',
+      'placeholder_id',
+    );
+    const { body, cells } = await cellOf(s.admin, { id: ph.id }, '2026-09-21', 1);
+    expect(body.placeholders.find((p: { id: string }) => p.id === ph.id)).toMatchObject({ is_active: false });
+    expect(cells).toEqual([{ planned_hours: 30, capacity_hours: 40 }]);
   });
 });
 

@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/company": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's workspace
+         * @description Its time zone, the first day of its week, its currency and whether approvals are on, for any member with a full-access key or an identity-provider token.
+         */
+        get: operations["getCompany"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/expenses": {
         parameters: {
             query?: never;
@@ -2635,7 +2655,7 @@ export interface paths {
         };
         /**
          * The planner’s schedule
-         * @description Owners, administrators and managers. People and active placeholders, each with one cell per week (Monday to Sunday) from the week holding `from`: planned hours against capacity; and the live assignments of those weeks, with may_change (the caller plans that project). weeks: 1 to 52, default 12.
+         * @description Owners, administrators and managers. People and active placeholders (and, while plans of the weeks name them, people who left, agents and archived placeholders), each with one cell per week (Monday to Sunday) from the week holding `from`: planned hours against capacity; and the live assignments of those weeks, with may_change (the caller plans that project). weeks: 1 to 52, default 12.
          */
         get: operations["getSchedule"];
         put?: never;
@@ -3688,6 +3708,58 @@ export interface operations {
                             previous: string | null;
                             last: string;
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        /** @description IANA time zone: spent_date, started_time and ended_time, "today" and every week are counted in it */
+                        timezone: string;
+                        /**
+                         * @description The first day of a week (timesheets, approvals, the week reports)
+                         * @enum {string}
+                         */
+                        week_start_day: "Monday" | "Sunday" | "Saturday";
+                        /** @description ISO 4217 code of the workspace (clients may have their own) */
+                        currency: string;
+                        /** @description Whether timesheet approvals are on (the approvals routes give 403 while off) */
+                        approval_feature: boolean;
                     };
                 };
             };
@@ -17022,6 +17094,8 @@ export interface operations {
                             /** Format: uuid */
                             user_id: string;
                             name: string;
+                            /** @description false: a person who left, or an agent, shown only while plans of the weeks name them (no capacity) */
+                            is_active: boolean;
                             cells: {
                                 planned_hours: number;
                                 capacity_hours: number;

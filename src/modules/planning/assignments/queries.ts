@@ -38,35 +38,62 @@ export function assignmentsIn(trx: Tx, companyId: string, range: { from: string;
 }
 export type AssignmentView = Awaited<ReturnType<typeof assignmentsIn>>[number];
 
-export function placeholdersOf(trx: Tx, companyId: string, activeOnly = false) {
+export function placeholdersOf(trx: Tx, companyId: string, activeOnly = false, ids?: readonly string[]) {
   return trx
     .selectFrom('planning_placeholders')
     .selectAll()
     .where('company_id', '=', companyId)
     .$if(activeOnly, (q) => q.where('is_active', '=', true))
+    .$if(ids !== undefined, (q) => q.where('id', 'in', ids!))
     .orderBy(sql`lower(name)`)
     .orderBy('id')
     .execute();
+}
+
+/** The projects a placeholder's live plans are on. */
+export async function livePlanProjects(trx: Tx, companyId: string, placeholderId: string): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('planning_assignments')
+    .select('project_id')
+    .distinct()
+    .where('company_id', '=', companyId)
+    .where('placeholder_id', '=', placeholderId)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return rows.map((r) => r.project_id);
 }
 
 export function findPlaceholder(trx: Tx, companyId: string, id: string) {
   return trx.selectFrom('planning_placeholders').selectAll().where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
 }
 
-/** The planner's people: active human members who are not clients, by name. */
-export function plannablePeople(trx: Tx, companyId: string) {
+/**
+ * The planner's people: active human members who are not clients, by name; with `ids`, those
+ * members whoever they are now (a person who left, an agent: rows only while plans name them).
+ */
+export function plannablePeople(trx: Tx, companyId: string, ids?: readonly string[]) {
   return trx
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
     .select(['m.user_id', 'u.first_name', 'u.last_name', 'm.expected_weekly_hours'])
     .where('m.company_id', '=', companyId)
-    .where('m.is_active', '=', true)
-    .where('u.user_type', '=', 'human')
-    .where('m.role', '<>', 'client')
+    .$if(ids === undefined, (q) => q.where('m.is_active', '=', true).where('u.user_type', '=', 'human').where('m.role', '<>', 'client'))
+    .$if(ids !== undefined, (q) => q.where('m.user_id', 'in', ids!))
     .orderBy(sql`lower(u.last_name)`)
     .orderBy(sql`lower(u.first_name)`)
     .orderBy('m.user_id')
     .execute();
+}
+
+/** Whether a member is one the planner plans (plannablePeople's rule), and a client at all. */
+export function memberForPlanning(trx: Tx, companyId: string, userId: string) {
+  return trx
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['m.role', 'm.is_active', 'u.user_type'])
+    .where('m.company_id', '=', companyId)
+    .where('m.user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 /** The project exists in the workspace and whether the principal's user manages it. */

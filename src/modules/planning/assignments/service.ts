@@ -13,6 +13,8 @@ import { baseHours, capacityByDay, capacitySource, capacitySources, type Pattern
 import {
   assignmentsIn,
   findAssignment,
+  livePlanProjects,
+  memberForPlanning,
   findPlaceholder,
   managedProjectIds,
   placeholdersOf,
@@ -79,14 +81,24 @@ async function assertMayPlan(trx: Tx, p: Principal, projectId: string) {
   throw forbidden('Only owners, administrators and the project\u2019s managers plan it.');
 }
 
-async function assertWho(trx: Tx, companyId: string, who: { user_id: string | null; placeholder_id: string | null }) {
+/**
+ * Whom a plan names: a member or a placeholder of the workspace (404 otherwise), never a client.
+ * A new plan, or a plan given to someone else (`planning`), names whom the planner shows: an
+ * active person (not an agent) or an active placeholder; a plan of someone who left stays
+ * editable as it is, so it can be shortened, moved or deleted.
+ */
+async function assertWho(trx: Tx, companyId: string, who: { user_id: string | null; placeholder_id: string | null }, planning: boolean) {
   if ((who.user_id === null) === (who.placeholder_id === null)) throw badRequest('Name either user_id (a person) or placeholder_id (a role to staff).', { field: 'user_id' });
   if (who.user_id !== null) {
-    const m = isId(who.user_id) ? await trx.selectFrom('memberships').select(['role', 'is_active']).where('company_id', '=', companyId).where('user_id', '=', who.user_id).executeTakeFirst() : undefined;
+    const m = isId(who.user_id) ? await memberForPlanning(trx, companyId, who.user_id) : undefined;
     if (!m) throw notFound('person');
     if (m.role === 'client') throw badRequest('A client cannot be planned on projects.', { field: 'user_id' });
-  } else if (!isId(who.placeholder_id!) || !(await findPlaceholder(trx, companyId, who.placeholder_id!))) {
-    throw notFound('placeholder');
+    if (planning && !m.is_active) throw badRequest('This person is deactivated: plans are for the people the planner shows.', { field: 'user_id' });
+    if (planning && m.user_type !== 'human') throw badRequest('An agent has no working hours to plan: plans are for people and placeholders.', { field: 'user_id' });
+  } else {
+    const placeholder = isId(who.placeholder_id!) ? await findPlaceholder(trx, companyId, who.placeholder_id!) : undefined;
+    if (!placeholder) throw notFound('placeholder');
+    if (planning && !placeholder.is_active) throw badRequest('This placeholder is archived: plans are for the placeholders the planner shows.', { field: 'placeholder_id' });
   }
 }
 
@@ -113,7 +125,7 @@ export function createAssignment(db: Kysely<DB>, p: Principal, input: Assignment
   return withTenant(db, p.companyId, async (trx) => {
     await assertMayPlan(trx, p, input.project_id);
     const who = { user_id: input.user_id ?? null, placeholder_id: input.placeholder_id ?? null };
-    await assertWho(trx, p.companyId, who);
+    await assertWho(trx, p.companyId, who, true);
     const plan = { ...who, starts_on: input.starts_on, ends_on: input.ends_on, hours_per_day: decimalOrNull(input.hours_per_day), total_hours: decimalOrNull(input.total_hours) };
     await checkedPlan(trx, p.companyId, plan);
     const id = newId(now.getTime());
@@ -133,7 +145,7 @@ export function updateAssignment(db: Kysely<DB>, p: Principal, id: string, input
       input.user_id !== undefined || input.placeholder_id !== undefined
         ? { user_id: input.user_id ?? null, placeholder_id: input.placeholder_id ?? null }
         : { user_id: row.user_id, placeholder_id: row.placeholder_id };
-    await assertWho(trx, p.companyId, who);
+    await assertWho(trx, p.companyId, who, who.user_id !== row.user_id || who.placeholder_id !== row.placeholder_id);
     // One of hours_per_day and total_hours: setting one clears the other.
     const hours =
       input.hours_per_day !== undefined && input.hours_per_day !== null
@@ -200,6 +212,10 @@ export function updatePlaceholder(db: Kysely<DB>, p: Principal, id: string, inpu
   return withTenant(db, p.companyId, async (trx) => {
     const row = isId(id) ? await findPlaceholder(trx, p.companyId, id) : undefined;
     if (!row) throw notFound('placeholder');
+    // Archiving hides its plans' row: only someone who plans each of their projects may (as staffing it).
+    if (input.is_active === false && row.is_active) {
+      for (const projectId of await livePlanProjects(trx, p.companyId, id)) await assertMayPlan(trx, p, projectId);
+    }
     await updateRow(
       trx,
       'planning_placeholders',
@@ -226,7 +242,7 @@ export function replacePlaceholder(db: Kysely<DB>, p: Principal, id: string, use
   return withTenant(db, p.companyId, async (trx) => {
     const row = isId(id) ? await findPlaceholder(trx, p.companyId, id) : undefined;
     if (!row) throw notFound('placeholder');
-    await assertWho(trx, p.companyId, { user_id: userId, placeholder_id: null });
+    await assertWho(trx, p.companyId, { user_id: userId, placeholder_id: null }, true);
     const live = await trx.selectFrom('planning_assignments').selectAll().where('company_id', '=', p.companyId).where('placeholder_id', '=', id).where('deleted_at', 'is', null).forUpdate().execute();
     let moved = 0;
     for (const a of live) {
@@ -260,12 +276,23 @@ export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; 
   const weeks = weekStarts(query.from, query.weeks ?? 12);
   const range = { from: weeks[0]!, to: addDays(weeks.at(-1)!, 6) };
   return withTenant(db, p.companyId, async (trx) => {
-    const [people, placeholders, assignments, managed] = await Promise.all([
+    const [active, activePlaceholders, assignments, managed] = await Promise.all([
       plannablePeople(trx, p.companyId),
       placeholdersOf(trx, p.companyId, true),
       assignmentsIn(trx, p.companyId, range),
       isAdmin(p) ? Promise.resolve(null) : managedProjectIds(trx, p.companyId, p.userId),
     ]);
+    // Plans of people who left (or agents) and of archived placeholders stay rows while they
+    // fall in the weeks shown, so what planned vs tracked counts can be seen and cleared here.
+    const shown = new Set([...active.map((m) => m.user_id), ...activePlaceholders.map((ph) => ph.id)]);
+    const unshown = (ids: Array<string | null>) => [...new Set(ids.filter((x): x is string => x !== null && !shown.has(x)))];
+    const [leftPeople, leftPlaceholders] = [unshown(assignments.map((a) => a.user_id)), unshown(assignments.map((a) => a.placeholder_id))];
+    const [former, archived] = await Promise.all([
+      leftPeople.length ? plannablePeople(trx, p.companyId, leftPeople) : [],
+      leftPlaceholders.length ? placeholdersOf(trx, p.companyId, false, leftPlaceholders) : [],
+    ]);
+    const people = [...active.map((m) => ({ ...m, is_active: true })), ...former.map((m) => ({ ...m, is_active: false }))];
+    const placeholders = [...activePlaceholders, ...archived];
     const sources = await capacitySources(trx, p.companyId, people, range);
     const emptyWeeks = () => weeks.map(() => ({ planned: new Decimal(0), capacity: new Decimal(0) }));
     const rows = new Map<string, ReturnType<typeof emptyWeeks>>();
@@ -273,7 +300,8 @@ export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; 
     for (const m of people) {
       const cells = emptyWeeks();
       const source = sources.get(m.user_id)!;
-      for (const d of capacityByDay(source, range.from, range.to) ?? []) {
+      // Someone who left works no more hours here: every plan of theirs is over capacity.
+      for (const d of (m.is_active && capacityByDay(source, range.from, range.to)) || []) {
         const cell = cells[weekIndex(range.from, d.date)]!;
         cell.capacity = cell.capacity.plus(d.hours);
       }
@@ -284,9 +312,7 @@ export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; 
       rows.set(ph.id, weeks.map(() => ({ planned: new Decimal(0), capacity: new Decimal(ph.weekly_hours) })));
     }
     for (const a of assignments) {
-      const key = a.user_id ?? a.placeholder_id!;
-      const cells = rows.get(key);
-      if (!cells) continue; // a person who left or a placeholder archived: not a row any more
+      const cells = rows.get(a.user_id ?? a.placeholder_id!)!;
       for (const [date, hours] of plannedByDay(a, a.user_id ? (workingDayFor.get(a.user_id) ?? isWeekday) : isWeekday, range)) {
         const cell = cells[weekIndex(range.from, date)]!;
         cell.planned = cell.planned.plus(hours);
@@ -295,11 +321,9 @@ export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; 
     const cellsOf = (key: string) => rows.get(key)!.map((c) => ({ planned_hours: hoursNumber(c.planned), capacity_hours: hoursNumber(c.capacity) }));
     return {
       weeks,
-      people: people.map((m) => ({ user_id: m.user_id, name: `${m.first_name} ${m.last_name}`.trim(), cells: cellsOf(m.user_id) })),
+      people: people.map((m) => ({ user_id: m.user_id, name: `${m.first_name} ${m.last_name}`.trim(), is_active: m.is_active, cells: cellsOf(m.user_id) })),
       placeholders: placeholders.map((ph) => ({ ...presentPlaceholder(ph), cells: cellsOf(ph.id) })),
-      assignments: assignments
-        .filter((a) => rows.has(a.user_id ?? a.placeholder_id!))
-        .map((a) => ({ ...presentAssignment(a), may_change: managed === null || managed.includes(a.project_id) })),
+      assignments: assignments.map((a) => ({ ...presentAssignment(a), may_change: managed === null || managed.includes(a.project_id) })),
       plannable_project_ids: managed,
     };
   });

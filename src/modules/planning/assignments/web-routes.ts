@@ -77,12 +77,22 @@ export async function planningWebRoutes(app: TypedApp) {
         tags,
         operationId: 'getSchedule',
         summary: 'The planner\u2019s schedule',
-        description: `Owners, administrators and managers. People and active placeholders, each with one cell per week (Monday to Sunday) from the week holding \`from\`: planned hours against capacity; and the live assignments of those weeks, with may_change (the caller plans that project). weeks: 1 to ${MAX_WEEKS}, default 12.`,
+        description: `Owners, administrators and managers. People and active placeholders (and, while plans of the weeks name them, people who left, agents and archived placeholders), each with one cell per week (Monday to Sunday) from the week holding \`from\`: planned hours against capacity; and the live assignments of those weeks, with may_change (the caller plans that project). weeks: 1 to ${MAX_WEEKS}, default 12.`,
         querystring: Type.Object({ from: Day, weeks: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_WEEKS })) }, { additionalProperties: false }),
         response: {
           200: Type.Object({
             weeks: Type.Array(Day),
-            people: Type.Array(Type.Object({ user_id: Id, name: Type.String(), cells: Type.Array(Cell) }, { additionalProperties: false })),
+            people: Type.Array(
+              Type.Object(
+                {
+                  user_id: Id,
+                  name: Type.String(),
+                  is_active: Type.Boolean({ description: 'false: a person who left, or an agent, shown only while plans of the weeks name them (no capacity)' }),
+                  cells: Type.Array(Cell),
+                },
+                { additionalProperties: false },
+              ),
+            ),
             placeholders: Type.Array(Type.Intersect([PlaceholderSchema, Type.Object({ cells: Type.Array(Cell) })])),
             assignments: Type.Array(Type.Intersect([AssignmentSchema, Type.Object({ may_change: Type.Boolean() })])),
             plannable_project_ids: OrNull(

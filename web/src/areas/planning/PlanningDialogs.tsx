@@ -100,12 +100,15 @@ export function AssignmentForm({ assignment, row, people, placeholders, dates, p
       .map((p) => ({ id: p.id, label: `${p.client_name} – ${p.name}` }))
       .sort((a, b) => a.label.localeCompare(b.label));
   }, [projects.data, assignment, plannable]);
+  // Whom the planner plans: active people and placeholders (the server refuses others), and whom this plan names already.
   const whoOptions: ComboOption[] = useMemo(
     () => [
-      ...people.map((p) => ({ id: `user:${p.user_id}`, label: p.name })),
-      ...placeholders.map((p) => ({ id: `placeholder:${p.id}`, label: t('dialog.placeholderOption', { name: p.name }) })),
+      ...people.filter((p) => p.is_active || p.user_id === assignment?.user_id).map((p) => ({ id: `user:${p.user_id}`, label: p.name })),
+      ...placeholders
+        .filter((p) => p.is_active || p.id === assignment?.placeholder_id)
+        .map((p) => ({ id: `placeholder:${p.id}`, label: t('dialog.placeholderOption', { name: p.name }) })),
     ],
-    [people, placeholders, t],
+    [people, placeholders, assignment, t],
   );
   const { fieldErrors, summary } = assignmentErrors(mutation.error);
   const projectName = (id: string | null) => projects.data?.find((p) => p.id === id)?.name ?? assignment?.project.name ?? '';
@@ -351,7 +354,7 @@ export function PlanningDialog({ open, schedule, dates, onClose, onDone }: { ope
         />
       )}
       {open.kind === 'placeholder' && <PlaceholderForm onDone={onDone} />}
-      {open.kind === 'replace' && placeholder && <ReplaceForm placeholder={placeholder} people={schedule.people} onDone={onDone} />}
+      {open.kind === 'replace' && placeholder && <ReplaceForm placeholder={placeholder} people={schedule.people.filter((p) => p.is_active)} onDone={onDone} />}
     </Dialog>
   );
 }

@@ -74,10 +74,12 @@ interface Row {
   id: string;
   name: string;
   placeholder: boolean;
+  /** A person who left (or an agent) or an archived placeholder, shown while plans name them: no new plans. */
+  gone: boolean;
   cells: { text: string; load: Load }[];
 }
 
-function rowsOf(people: Schedule['people'], placeholders: Schedule['placeholders'], format: Format): Row[] {
+function rowsOf(people: Schedule['people'], placeholders: Schedule['placeholders'], format: Format, t: Texts): Row[] {
   // Hours repeat (0, 8, 40…): each is formatted once. In the person's duration style, as Home
   // writes planned hours ("22:30" or "22.50"); without the unit, as Home's week table writes its
   // days: the cells are dense, and the legend says they are hours.
@@ -90,8 +92,22 @@ function rowsOf(people: Schedule['people'], placeholders: Schedule['placeholders
   const cells = (list: { planned_hours: number; capacity_hours: number }[]) =>
     list.map((c) => ({ text: `${n(c.planned_hours)} / ${n(c.capacity_hours)}`, load: loadOf(c.planned_hours, c.capacity_hours) }));
   return [
-    ...people.map((p) => ({ key: `user:${p.user_id}` as RowKey, id: p.user_id, name: p.name, placeholder: false, cells: cells(p.cells) })),
-    ...placeholders.map((p) => ({ key: `placeholder:${p.id}` as RowKey, id: p.id, name: p.name, placeholder: true, cells: cells(p.cells) })),
+    ...people.map((p) => ({
+      key: `user:${p.user_id}` as RowKey,
+      id: p.user_id,
+      name: p.is_active ? p.name : t('grid.deactivated', { name: p.name }),
+      placeholder: false,
+      gone: !p.is_active,
+      cells: cells(p.cells),
+    })),
+    ...placeholders.map((p) => ({
+      key: `placeholder:${p.id}` as RowKey,
+      id: p.id,
+      name: p.is_active ? p.name : t('grid.archived', { name: p.name }),
+      placeholder: true,
+      gone: !p.is_active,
+      cells: cells(p.cells),
+    })),
   ];
 }
 
@@ -174,7 +190,7 @@ export function ScheduleGrid({ schedule, today, format, actions }: GridProps) {
   const from = weeks[0] ?? today;
   // The cells change with a new schedule's people and placeholders, not with an optimistic bar (which keeps both arrays).
   const { people: peopleData, placeholders: placeholderData } = schedule;
-  const rows = useMemo(() => rowsOf(peopleData, placeholderData, format), [peopleData, placeholderData, format]);
+  const rows = useMemo(() => rowsOf(peopleData, placeholderData, format, t), [peopleData, placeholderData, format, t]);
   const bars = useBarsByRow(schedule.assignments);
   const texts = useMemo(() => barTexts(format, t), [format, t]);
   const names = useMemo(() => rowTexts(t), [t]);
@@ -387,9 +403,11 @@ const ScheduleRow = memo(function ScheduleRow({ row, bars, from, weeks, texts, n
       </div>
       <div role="row" className={cx('flex', offscreen)} style={{ height: laneHeight(row, count) }}>
         <div role="cell" className="sticky left-0 z-10 flex w-(--name-col) shrink-0 flex-wrap content-start gap-1 bg-white px-3 pt-1">
-          <button type="button" data-add={row.key} aria-label={names.addFor(row.name)} className={smallButton}>
-            + {t('grid.add')}
-          </button>
+          {!row.gone && (
+            <button type="button" data-add={row.key} aria-label={names.addFor(row.name)} className={smallButton}>
+              + {t('grid.add')}
+            </button>
+          )}
           {row.placeholder && (
             <button type="button" data-replace={row.id} aria-label={names.replaceFor(row.name)} className={smallButton}>
               {t('grid.replace')}

@@ -47,8 +47,9 @@ export function loadOf(planned: number, capacity: number): Load {
  * pattern, as the first-start owner has none): every hour planned for them shows as
  * over-allocated, which reads as a planning mistake unless the page says why.
  */
-export function plannedWithoutCapacity<P extends { name: string; cells: readonly { planned_hours: number; capacity_hours: number }[] }>(people: readonly P[]): P[] {
-  return people.filter((p) => p.cells.some((c) => loadOf(c.planned_hours, 0) === 'over') && p.cells.every((c) => loadOf(0, c.capacity_hours) === 'none'));
+export function plannedWithoutCapacity<P extends { name: string; is_active?: boolean; cells: readonly { planned_hours: number; capacity_hours: number }[] }>(people: readonly P[]): P[] {
+  // Someone who left has no capacity by leaving; their row says so, working patterns would not help.
+  return people.filter((p) => p.is_active !== false && p.cells.some((c) => loadOf(c.planned_hours, 0) === 'over') && p.cells.every((c) => loadOf(0, c.capacity_hours) === 'none'));
 }
 
 export interface Dated {

@@ -37,6 +37,8 @@ const en = {
     replace: 'Replace',
     replaceFor: 'Replace {{name}} with a person',
     noPeople: 'Nobody to plan yet: invite people under Settings → Members.',
+    deactivated: '{{name}} (deactivated)',
+    archived: '{{name}} (archived)',
   },
   // People planned for with no capacity in any week shown (plannedWithoutCapacity).
   noCapacity: {
@@ -152,6 +154,8 @@ export const { useTexts: usePlanningTexts } = defineTexts('planning', en, {
     replace: 'Besetzen',
     replaceFor: '{{name}} mit einer Person besetzen',
     noPeople: 'Noch niemand zu planen: Laden Sie Personen unter Einstellungen → Mitglieder ein.',
+    deactivated: '{{name}} (deaktiviert)',
+    archived: '{{name}} (archiviert)',
   },
   noCapacity: {
     text_one: '{{names}} hat in diesen Wochen keine Arbeitszeit: Jede dort geplante Stunde erscheint als überplant.',
