@@ -41,6 +41,7 @@ beforeAll(async () => {
     ids[name] = res.json().id;
   };
   await post('hours', w.member, { spent_date: '2026-06-08', hours: 2.5, notes: 'Mia wrote the release notes' });
+  await post('third', w.member, { spent_date: '2026-06-10', hours: 1.333333 });
   await post('timed', w.member, { spent_date: '2026-06-09', started_time: '09:00', ended_time: '10:30', notes: 'Mia reviewed' });
   await post('running', w.member, { is_running: true, project_id: w.managed, task_id: w.managedTask });
   await post('otto', w.other, { spent_date: '2026-06-08', hours: 3, notes: 'Otto’s secret work' });
@@ -91,6 +92,8 @@ describe('the feed', () => {
     expect(hours.start.isDate).toBe(true);
     expect(hours.start.toString()).toBe('2026-06-08');
     expect(hours.description).toContain('Mia wrote the release notes');
+    // Hours to the hundredth, as a person reads them.
+    expect(byUid[`time-entry-${ids.third}@sheaf`].summary).toBe('1.33 h · Main project – Development');
 
     // 09:00–10:30 in Berlin (summer time) is 07:00–08:30 UTC.
     const timed = byUid[`time-entry-${ids.timed}@sheaf`];
@@ -110,7 +113,7 @@ describe('the feed', () => {
 
     // Only the last year of entries.
     expect(byUid[`time-entry-${ids.old}@sheaf`]).toBeUndefined();
-    expect(list).toHaveLength(5);
+    expect(list).toHaveLength(6);
   });
 
   it('holds nothing of other people and no rates', async () => {

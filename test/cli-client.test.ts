@@ -271,6 +271,8 @@ describe('ranges, plurals, docs', () => {
     expect(await week('2027-W01', '2026-12-03', 'sunday')).toEqual({ from: '2027-01-03', to: '2027-01-09' });
     expect(await week('2026-W53', '2026-12-03', 'monday')).toEqual({ from: '2026-12-28', to: '2027-01-03' });
     expect(() => dateRange({ week: '2027-W53' }, 'week')).toThrow('--week: 2027 has weeks 1 to 52, not 53.');
+    // A year of fewer than four digits' worth is refused, never read as this week (or as 19xx).
+    for (const typed of ['0999-W10', '0050-W10', '9999-W52']) expect(() => dateRange({ week: typed }, 'week'), typed).toThrow(`--week must be a week of the years 1000 to 9998, not '${typed}'.`);
   });
 
   it('reads the calendar only for a date relative to today, and checks the order once it is known', async () => {
@@ -461,7 +463,7 @@ describe('expenses, submit, projects', () => {
     sunday.setUTCDate(sunday.getUTCDate() - sunday.getUTCDay());
     const from = sunday.toISOString().slice(0, 10);
     const listed = await sheaf(env, 'entries');
-    expect(listed.stdout).toContain(`1 entries (${from} to `);
+    expect(listed.stdout).toContain(`1 entry (${from} to `);
 
     // 2026-W45 (Monday 2 to Sunday 8 November) is the workspace's week holding its Monday: Sunday 1 to Saturday 7.
     for (const date of ['2026-10-31', '2026-11-01', '2026-11-07', '2026-11-08']) {

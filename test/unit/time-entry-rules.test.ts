@@ -182,6 +182,8 @@ describe("a stopped timer's times", () => {
     expect(timesAfterStop({ spent_date: '2026-06-09', started_time: '23:00' }, { date: '2026-06-10', time: '01:00' }, 7200, Z)).toEqual(none);
     expect(timesAfterStop({ spent_date: '2026-06-09', started_time: '09:15' }, { date: '2026-06-10', time: '09:15' }, 86_400, Z)).toEqual(none);
     expect(timesAfterStop({ spent_date: '2026-06-09', started_time: null }, { date: '2026-06-09', time: '17:30' }, 3600, Z)).toEqual(none);
+    // Across the hour the clocks go back: 01:50 CEST to 02:20 CET is 90 minutes, which 01:50–02:20 cannot say.
+    expect(timesAfterStop({ spent_date: '2026-10-25', started_time: '01:50' }, { date: '2026-10-25', time: '02:20' }, 5400, Z)).toEqual(none);
     // Restarted: 08:00 to 09:45 holds 45 minutes of work, not 105.
     expect(timesAfterStop({ spent_date: '2026-06-09', started_time: '08:00' }, { date: '2026-06-09', time: '09:45' }, 2700, Z)).toEqual(none);
   });

@@ -81,9 +81,11 @@ function parseWeek(value: string): string {
   const m = /^(\d{4})-?W(\d{2})$/i.exec(value);
   if (!m) throw new UsageError(`--week must be an ISO week such as 2026-W07 (or current, last), not '${value}'.`);
   const [year, week] = [Number(m[1]), Number(m[2])];
+  // Dates are four-digit years from 1000 on (Date.UTC reads 0 to 99 as 1900 to 1999), and the week's days must end by 9999.
+  if (year < 1000 || year > 9998) throw new UsageError(`--week must be a week of the years 1000 to 9998, not '${value}'.`);
   const weeks = weeksIn(year);
   if (week < 1 || week > weeks) throw new UsageError(`--week: ${year} has weeks 1 to ${weeks}, not ${week}.`);
-  return `${year}-W${m[2]}`;
+  return `${m[1]}-W${m[2]}`;
 }
 
 /** How many days a workspace's week starts before its Monday, and the weekday (0 Sunday) it starts on. */
@@ -104,6 +106,7 @@ function weekOn(week: string, cal: Calendar): { from: string; to: string } {
   const m = /^(\d{4})-W(\d{2})$/.exec(week);
   if (m) from = shift(isoMonday(Number(m[1]), Number(m[2])), -start.beforeMonday);
   else {
+    // parseWeek's other values: current ('' too) and last.
     from = shift(cal.today, -((midnight(cal.today).getUTCDay() - start.weekday + 7) % 7));
     if (week === 'last') from = shift(from, -7);
   }

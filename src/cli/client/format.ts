@@ -64,4 +64,8 @@ export const span = (e: { started_time?: string | null; ended_time?: string | nu
   e.started_time ? `${e.started_time}–${e.is_running ? '' : (e.ended_time ?? '')}` : '';
 
 /** Seconds as h:mm, e.g. 5400 → 1:30. */
-export const clock = (seconds: number) => `${Math.floor(seconds / 3600)}:${String(Math.floor((seconds % 3600) / 60)).padStart(2, '0')}`;
+/** Seconds as h:mm, to the nearest minute (as the web app writes durations: 27,599 s is 7:40). */
+export const clock = (seconds: number) => {
+  const minutes = Math.round(seconds / 60);
+  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+};

@@ -158,7 +158,7 @@ const entries: ClientCommand<EntryFilters> = {
     const billable = hours(sum(list.filter((e) => e.billable).map((e) => e.hours)));
     output.out(
       list.length
-        ? `${table}\n\n${list.length} entries${range}: ${hours(sum(list.map((e) => e.hours)))} h, billable ${billable} h${list.some((e) => e.is_running) ? ' (* running)' : ''}`
+        ? `${table}\n\n${list.length} ${list.length === 1 ? 'entry' : 'entries'}${range}: ${hours(sum(list.map((e) => e.hours)))} h, billable ${billable} h${list.some((e) => e.is_running) ? ' (* running)' : ''}`
         : `No entries${range}.`,
     );
   },

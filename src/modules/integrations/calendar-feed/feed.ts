@@ -40,10 +40,11 @@ const DAY_MS = 86_400_000;
 const dayOf = (date: string) => new Date(`${date}T00:00:00Z`);
 const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS);
 
+/** An entry's hours to the hundredth, as a person reads them (1.5, not 1.499722). */
 const hoursText = (entry: FeedEntry, now: Date) => {
-  if (entry.hours_entered !== null && entry.timer_started_at === null) return new Decimal(entry.hours_entered).toString();
   const running = entry.timer_started_at ? Math.max(0, Math.floor((now.getTime() - entry.timer_started_at.getTime()) / 1000)) : 0;
-  return secondsToHours(entry.duration_seconds + running).toString();
+  const hours = entry.hours_entered !== null && entry.timer_started_at === null ? new Decimal(entry.hours_entered) : secondsToHours(entry.duration_seconds + running);
+  return hours.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toString();
 };
 
 const lines = (...parts: Array<string | null | undefined>) => parts.filter((p): p is string => Boolean(p)).join('\n');

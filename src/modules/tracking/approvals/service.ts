@@ -163,7 +163,8 @@ async function notifyApprovers(
   const approvers = await approversOf(trx, p.companyId, p.userId, what.projectIds);
   if (!approvers.length) return;
   const name = `${p.firstName} ${p.lastName}`.trim();
-  const hours = secondsToHours(what.seconds).toFixed();
+  // To the hundredth, as a person reads hours (7.67, not 7.666389).
+  const hours = secondsToHours(what.seconds).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed();
   const languages = [...new Set(approvers.map((a) => a.language))];
   for (const language of languages) {
     const t = translator(language);
