@@ -48,7 +48,11 @@ const api = (caller: Caller | null, method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   request(ctx.app, caller, { method, url, payload: payload as object | undefined, headers });
 const page = (token: unknown) => api(null, 'POST', '/web/api/client-page', { token });
 const pdf = (token: unknown) => api(null, 'POST', '/web/api/client-page/pdf', { token });
-const accept = (token: unknown) => api(null, 'POST', '/web/api/client-page/accept', { token });
+/** Accepts as the page does: naming the version of the estimate the page shows (any text when the page is gone). */
+const accept = async (token: unknown, version?: string) => {
+  const shown = await page(token);
+  return api(null, 'POST', '/web/api/client-page/accept', { token, version: version ?? (shown.json().estimate?.version ?? 'none') });
+};
 const decline = (token: unknown, reason?: string | null) => api(null, 'POST', '/web/api/client-page/decline', reason === undefined ? { token } : { token, reason });
 
 /** YYYY-MM-DD `days` from the test clock's today (UTC; the workspace's zone is near it). */
@@ -147,6 +151,7 @@ describe('the page of an estimate', () => {
         valid_until: day(30),
         expired: false,
         can_answer: true,
+        version: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
         currency: 'EUR',
         notes: 'Prices without travel.',
         line_items: [
@@ -222,6 +227,24 @@ describe('the page of an estimate', () => {
 });
 
 describe('the client’s answer', () => {
+  it('accepts only the estimate the client saw: one edited since is 409 and stays sent; the page then shows it as it is', async () => {
+    const { e, token } = await sentEstimate();
+    const seen = (await page(token)).json().estimate;
+    const edited = await api(s.owner, 'PATCH', `/web/api/estimates/${e.id}`, { line_items: [{ kind: 'Service', description: 'Design', quantity: 10, unit_price: 500 }] });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const before = await snapshot(e.id);
+    const stale = await accept(token, seen.version);
+    expect(stale.statusCode, stale.body).toBe(409);
+    expect(stale.json()).toMatchObject({ error: 'conflict', field: 'version' });
+    expect(await snapshot(e.id)).toEqual(before);
+    const now = (await page(token)).json().estimate;
+    expect(now.version).not.toBe(seen.version);
+    expect(now.amount).not.toBe(seen.amount);
+    // Without a version the page's answer is not taken at all.
+    expect((await api(null, 'POST', '/web/api/client-page/accept', { token })).statusCode).toBe(400);
+    expect((await accept(token, now.version)).json().estimate).toMatchObject({ state: 'accepted' });
+  });
+
   it('accepts once: the workspace sees it on the estimate, audited as by the client; a second answer is 409 and writes nothing', async () => {
     const { e, token } = await sentEstimate();
     const res = await accept(token);
@@ -330,7 +353,8 @@ describe('the client’s answer', () => {
   it('counts the answers in the public routes’ budget per address', async () => {
     const limited = await createTestContext({ env: { RATE_LIMIT_MAX: '3' } });
     try {
-      const call = (url: string) => limited.app.inject({ method: 'POST', url, payload: { token: 'A'.repeat(43) }, remoteAddress: '203.0.113.20' });
+      const call = (url: string) =>
+        limited.app.inject({ method: 'POST', url, payload: { token: 'A'.repeat(43), ...(url.endsWith('/accept') ? { version: 'v' } : {}) }, remoteAddress: '203.0.113.20' });
       const answers = [await call('/web/api/client-page/accept'), await call('/web/api/client-page/decline'), await call('/web/api/client-page/accept'), await call('/web/api/client-page/decline')];
       expect(answers.map((r) => r.statusCode)).toEqual([404, 404, 404, 429]);
       expect(Number(answers[3].headers['retry-after'])).toBeGreaterThan(0);

@@ -3165,7 +3165,7 @@ export interface paths {
         put?: never;
         /**
          * The client accepts the link's estimate
-         * @description Once: an estimate answered already (accepted, declined, converted) or being revised is 409, and of two answers at once one is recorded; past valid_until: 409. An invoice link, unknown or revoked: 404.
+         * @description Once: an estimate answered already (accepted, declined, converted) or being revised is 409, and of two answers at once one is recorded; past valid_until: 409; changed since the page showed it (`version`): 409, so a client accepts only what they saw. An invoice link, unknown or revoked: 404.
          */
         post: operations["acceptClientEstimate"];
         delete?: never;
@@ -19641,6 +19641,8 @@ export interface operations {
                             expired: boolean;
                             /** @description Sent and waiting: the page offers Accept (unless expired) and Decline. */
                             can_answer: boolean;
+                            /** @description The estimate as the page shows it: an accept names it, and is refused (409) when the estimate changed since. */
+                            version: string;
                             currency: string;
                             notes: string | null;
                             line_items: {
@@ -19790,6 +19792,8 @@ export interface operations {
             content: {
                 "application/json": {
                     token: string;
+                    /** @description The page's estimate.version. */
+                    version: string;
                 };
             };
         };
@@ -19831,6 +19835,8 @@ export interface operations {
                             expired: boolean;
                             /** @description Sent and waiting: the page offers Accept (unless expired) and Decline. */
                             can_answer: boolean;
+                            /** @description The estimate as the page shows it: an accept names it, and is refused (409) when the estimate changed since. */
+                            version: string;
                             currency: string;
                             notes: string | null;
                             line_items: {
@@ -19928,6 +19934,8 @@ export interface operations {
                             expired: boolean;
                             /** @description Sent and waiting: the page offers Accept (unless expired) and Decline. */
                             can_answer: boolean;
+                            /** @description The estimate as the page shows it: an accept names it, and is refused (409) when the estimate changed since. */
+                            version: string;
                             currency: string;
                             notes: string | null;
                             line_items: {

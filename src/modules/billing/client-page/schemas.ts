@@ -90,6 +90,7 @@ export const ClientEstimateSchema = Type.Object(
         valid_until: DateOrNull,
         expired: Type.Boolean({ description: 'valid_until has passed (in the workspace time zone): it can no longer be accepted.' }),
         can_answer: Type.Boolean({ description: 'Sent and waiting: the page offers Accept (unless expired) and Decline.' }),
+        version: Type.String({ description: 'The estimate as the page shows it: an accept names it, and is refused (409) when the estimate changed since.' }),
         currency: Type.String(),
         notes: Nullable(Type.String()),
         line_items: Type.Array(
@@ -112,6 +113,12 @@ export type ClientEstimate = Static<typeof ClientEstimateSchema>;
 
 /** What the page shows: an invoice or an estimate, told apart by `kind`. */
 export const ClientPageSchema = Type.Union([ClientInvoiceSchema, ClientEstimateSchema]);
+
+/** The client's acceptance: the token, and the version of the estimate the page showed. */
+export const AcceptBody = Type.Object(
+  { token: TokenBody.properties.token, version: Type.String({ maxLength: 64, description: "The page's estimate.version." }) },
+  { additionalProperties: false },
+);
 
 /** The client's decline: the token, and why if it wants to say. */
 export const DeclineBody = Type.Object(

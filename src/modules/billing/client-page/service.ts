@@ -10,6 +10,7 @@ import { clientLinkSummary, makeClientLink, openClientLink, revokeClientLinks, t
 import {
   estimatePdfFilename,
   loadEstimateDocument,
+  estimateVersion,
   presentEstimate,
   recordClientAnswer,
   renderEstimatePdf,
@@ -217,6 +218,7 @@ async function clientEstimatePage(db: Kysely<DB>, companyId: string, estimateId:
         valid_until: e.valid_until,
         expired,
         can_answer: e.state === 'sent',
+        version: estimateVersion(e),
         currency: e.currency,
         notes: e.notes,
         line_items: e.line_items.map((l) => ({
@@ -248,11 +250,16 @@ async function clientEstimatePage(db: Kysely<DB>, companyId: string, estimateId:
  * answered). Only a working link to a sent estimate: an invoice's link, a draft, a
  * revoked or unknown link are the page's plain 404. Answers with the page as it is now.
  */
-export async function answerClientEstimate(db: Kysely<DB>, token: unknown, answer: EstimateAnswer, { now, reason }: { now: Date; reason?: string | null }) {
+export async function answerClientEstimate(
+  db: Kysely<DB>,
+  token: unknown,
+  answer: EstimateAnswer,
+  { now, reason, version }: { now: Date; reason?: string | null; version?: string },
+) {
   const link = await openClientLink(db, token, now);
   if (!link || link.subject.type !== 'estimate') throw gone();
   const visible = await withTenant(db, link.companyId, (trx) => estimateOf(trx, link.companyId, link.subject.id));
   if (!visible) throw gone();
-  await recordClientAnswer(db, link.companyId, link.subject.id, answer, { now, reason, linkId: link.linkId });
+  await recordClientAnswer(db, link.companyId, link.subject.id, answer, { now, reason, linkId: link.linkId, version });
   return clientEstimatePage(db, link.companyId, link.subject.id, now);
 }

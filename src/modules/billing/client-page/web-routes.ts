@@ -6,7 +6,7 @@ import { IdParams, NoQuery, readById, type TypedApp } from '../../../http/route-
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { AttachmentSchema, listInvoiceAttachments } from '../invoice-attachments/index.ts';
-import { ClientEstimateSchema, ClientPageSchema, DeclineBody, EInvoiceBody, LinkSummarySchema, MadeLinkSchema, TokenBody } from './schemas.ts';
+import { ClientEstimateSchema, ClientPageSchema, AcceptBody, DeclineBody, EInvoiceBody, LinkSummarySchema, MadeLinkSchema, TokenBody } from './schemas.ts';
 import { answerClientEstimate, clientPage, clientPageEInvoice, clientPagePdf, createInvoiceLink, invoiceLinks, revokeInvoiceLinks } from './service.ts';
 
 /**
@@ -181,14 +181,14 @@ export async function clientPageWebRoutes(app: TypedApp) {
         operationId: 'acceptClientEstimate',
         summary: "The client accepts the link's estimate",
         description:
-          'Once: an estimate answered already (accepted, declined, converted) or being revised is 409, and of two answers at once one is recorded; past valid_until: 409. An invoice link, unknown or revoked: 404.',
-        body: TokenBody,
+          'Once: an estimate answered already (accepted, declined, converted) or being revised is 409, and of two answers at once one is recorded; past valid_until: 409; changed since the page showed it (`version`): 409, so a client accepts only what they saw. An invoice link, unknown or revoked: 404.',
+        body: AcceptBody,
         response: { 200: ClientEstimateSchema, ...ErrorResponses },
       },
     },
     async (request, reply) => {
       privately(reply);
-      return answerClientEstimate(app.db, request.body.token, 'accept', { now: now() });
+      return answerClientEstimate(app.db, request.body.token, 'accept', { now: now(), version: request.body.version });
     },
   );
 

@@ -3,7 +3,7 @@ export { estimatesWebRoutes } from './web-routes.ts';
 export { estimateRenderers, loadDocument as loadEstimateDocument, renderEstimatePdf } from './pdf.ts';
 export type { EstimateDocument } from './pdf.ts';
 export { DECLINE_REASON_MAX, recordClientAnswer } from './service.ts';
-export { presentEstimate } from './presenter.ts';
+export { estimateVersion, presentEstimate } from './presenter.ts';
 export { pdfFilename as estimatePdfFilename } from './rules.ts';
 export type { EstimateAnswer } from './rules.ts';
 export type { PresentedEstimate } from './presenter.ts';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Decimal } from 'decimal.js';
 import { computeTotals, creatorOf, documentHead, presentTotals, type Totals } from '../invoices/index.ts';
 import type { EstimateLineRow, EstimateRow } from './queries.ts';
@@ -55,3 +56,14 @@ export function presentEstimate(row: EstimateRow, lines: EstimateLineRow[]) {
 }
 
 export type PresentedEstimate = ReturnType<typeof presentEstimate>;
+
+/**
+ * What a client is shown of an estimate, as a short hash: its terms (lines, prices, taxes,
+ * discount, totals, currency, dates, subject, notes), not its state or times. A client's
+ * acceptance names it, so the sender's edit of a sent estimate is never accepted unseen.
+ */
+export function estimateVersion(e: PresentedEstimate): string {
+  const terms = [e.number, e.subject, e.currency, e.issue_date, e.valid_until, e.notes, e.discount, e.tax, e.tax2, e.amount];
+  const lines = e.line_items.map((l) => [l.kind, l.description, l.quantity, l.unit_price, l.amount, l.taxed, l.taxed2]);
+  return createHash('sha256').update(JSON.stringify([terms, lines])).digest('base64url').slice(0, 22);
+}

@@ -29,7 +29,7 @@ import {
   percentValue,
 } from '../invoices/index.ts';
 import { estimateNumber, duplicateNumber } from './numbering.ts';
-import { estimateTotals, presentEstimate, type PresentedEstimate } from './presenter.ts';
+import { estimateTotals, estimateVersion, presentEstimate, type PresentedEstimate } from './presenter.ts';
 import {
   deleteEstimateRow,
   estimateLinesOf,
@@ -279,7 +279,7 @@ export async function recordClientAnswer(
   companyId: string,
   id: string,
   answer: EstimateAnswer,
-  { now, reason, linkId }: { now: Date; reason?: string | null; linkId?: string },
+  { now, reason, linkId, version }: { now: Date; reason?: string | null; linkId?: string; version?: string },
 ): Promise<PresentedEstimate> {
   assertNoNul('reason', reason ?? undefined);
   const why = reason?.trim() || null;
@@ -288,9 +288,13 @@ export async function recordClientAnswer(
   return withTenant(db, companyId, async (trx) => {
     if (answer === 'accept') {
       const workspace = await loadWorkspace(trx, companyId);
-      const { row } = await loadEstimate(trx, companyId, id, { lock: true });
+      const { row, body } = await loadEstimate(trx, companyId, id, { lock: true });
       if (row.state === 'sent' && row.valid_until !== null && workspace && todayIn(workspace.timezone, now) > row.valid_until) {
         throw conflict(`This estimate was valid until ${row.valid_until}; ask the sender for a new one.`, { field: 'valid_until', valid_until: row.valid_until });
+      }
+      // The sender may still edit a sent estimate: the client accepts the one they saw, or none.
+      if (row.state === 'sent' && version !== undefined && version !== estimateVersion(body)) {
+        throw conflict('This estimate has changed since you opened it; look at it again as it is now before you accept it.', { field: 'version' });
       }
     }
     return answerIn(trx, id, answer, {

@@ -30,7 +30,9 @@ export function EstimateView({ token, page }: { token: string; page: ClientEstim
   const answer = useAnswerEstimate(token);
   const [thanks, setThanks] = useState<string | null>(null);
   const failure = answer.error ? describeError(answer.error) : null;
-  const refused = failure && (failure.field === 'valid_until' ? t('estimate.refusedExpired') : failure.code === 'conflict' ? t('estimate.refused') : failure.message);
+  const refused =
+    failure &&
+    (failure.field === 'valid_until' ? t('estimate.refusedExpired') : failure.field === 'version' ? t('estimate.refusedChanged') : failure.code === 'conflict' ? t('estimate.refused') : failure.message);
   const day = (iso: string) => format.day(iso.slice(0, 10));
 
   return (
@@ -68,7 +70,7 @@ export function EstimateView({ token, page }: { token: string; page: ClientEstim
                     amount={money(e.amount)}
                     pending={answer.isPending}
                     onAnswer={(reason, close) =>
-                      answer.mutate({ kind: 'accept' }, { onSuccess: () => setThanks(t('estimate.thanksAccepted')), onSettled: close })
+                      answer.mutate({ kind: 'accept', version: e.version }, { onSuccess: () => setThanks(t('estimate.thanksAccepted')), onSettled: close })
                     }
                     onOpen={() => (answer.reset(), setThanks(null))}
                   />

@@ -45,15 +45,15 @@ export function useDownloadEInvoice(token: string) {
 
 /**
  * The client accepts or declines the estimate (once). The answer is the page as it is
- * now; a refusal (answered already, past its validity) reloads the page so it shows
- * how things stand.
+ * now; an acceptance names the version the page showed. A refusal (answered already,
+ * past its validity, changed since) reloads the page so it shows how things stand.
  */
 export function useAnswerEstimate(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (answer: { kind: 'accept' } | { kind: 'decline'; reason: string }) =>
+    mutationFn: (answer: { kind: 'accept'; version: string } | { kind: 'decline'; reason: string }) =>
       answer.kind === 'accept'
-        ? call(api.POST('/web/api/client-page/accept', { body: { token } }))
+        ? call(api.POST('/web/api/client-page/accept', { body: { token, version: answer.version } }))
         : call(api.POST('/web/api/client-page/decline', { body: { token, ...(answer.reason.trim() ? { reason: answer.reason.trim() } : {}) } })),
     onSuccess: (page) => queryClient.setQueryData(pageKey(token), page),
     onError: () => queryClient.invalidateQueries({ queryKey: pageKey(token) }),

@@ -74,6 +74,7 @@ const en = {
     thanksDeclined: 'Thank you: your answer was sent.',
     refused: 'Your answer could not be recorded: the estimate was answered already or changed. It is shown as it stands now.',
     refusedExpired: 'Your answer could not be recorded: the estimate is no longer valid.',
+    refusedChanged: 'The estimate has changed since you opened it, so it was not accepted. It is shown as it is now: look at it again before you accept it.',
   },
 };
 
@@ -149,6 +150,7 @@ const de = {
     thanksDeclined: 'Vielen Dank: Ihre Antwort wurde übermittelt.',
     refused: 'Ihre Antwort konnte nicht gespeichert werden: Das Angebot wurde bereits beantwortet oder geändert. Es wird so gezeigt, wie es jetzt steht.',
     refusedExpired: 'Ihre Antwort konnte nicht gespeichert werden: Das Angebot ist nicht mehr gültig.',
+    refusedChanged: 'Das Angebot wurde geändert, seit Sie es geöffnet haben, und wurde daher nicht angenommen. Es wird jetzt so gezeigt, wie es ist: Sehen Sie es sich noch einmal an, bevor Sie es annehmen.',
   },
 };
 
