@@ -17,6 +17,13 @@ export const mayRunUninvoicedReport = (p: Principal) =>
 export const mayRunTeamReport = (p: Principal) => isAdmin(p) || isManager(p);
 export const seesTeamAmounts = maySeeRates;
 
+/**
+ * Planned against tracked hours (the planner's hours beside the tracked ones, and its download
+ * and saved report): owners and administrators over every project, managers over the projects
+ * they actively manage (reportProjectScope); hours carry no rate, so no financial flag.
+ */
+export const mayRunPlannedReport = (p: Principal) => isAdmin(p) || isManager(p);
+
 /** Project-cost budgets are internal cost: shown only with the elevated financial permission. */
 export const seesCostBudgets = maySeeInternalCosts;
 

@@ -155,7 +155,7 @@ export const de: Catalog = {
     bodyPeriod: 'Im Anhang: der {{report}} für {{from}} bis {{to}} als CSV.',
     open: 'In Sheaf öffnen:\n{{link}}',
     why: 'Sie erhalten diese E-Mail, weil Sie „{{name}}“ gespeichert haben, um ihn {{schedule}} zu erhalten. Ändern oder beenden können Sie das unter Berichte, Gespeichert.',
-    reports: { time: 'Zeitbericht', team: 'Teambericht', project_budget: 'Projektbudget-Bericht', uninvoiced: 'Bericht über nicht abgerechnete Leistungen' },
+    reports: { time: 'Zeitbericht', team: 'Teambericht', project_budget: 'Projektbudget-Bericht', uninvoiced: 'Bericht über nicht abgerechnete Leistungen', planned_vs_tracked: 'Bericht „Geplant vs. erfasst“' },
     schedules: { weekly: 'jede Woche', monthly: 'jeden Monat' },
   },
   webhookMail: {

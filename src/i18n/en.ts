@@ -170,7 +170,7 @@ export const en = {
     bodyPeriod: 'Attached: the {{report}} for {{from}} to {{to}} as CSV.',
     open: 'Open it in Sheaf:\n{{link}}',
     why: 'You receive this because you saved "{{name}}" to be sent {{schedule}}. Change or stop it under Reports, Saved.',
-    reports: { time: 'time report', team: 'team report', project_budget: 'project budget report', uninvoiced: 'uninvoiced report' },
+    reports: { time: 'time report', team: 'team report', project_budget: 'project budget report', uninvoiced: 'uninvoiced report', planned_vs_tracked: 'planned vs tracked report' },
     schedules: { weekly: 'every week', monthly: 'every month' },
   },
   webhookMail: {

@@ -1,17 +1,25 @@
 import { Type } from '@sinclair/typebox';
+import { fileResponse, FormatQuery, sendExport } from '../../../http/exports.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import type { TypedApp } from '../../../http/route-kit.ts';
 import { principalOf } from '../../../http/security.ts';
-import { plannedVsTracked } from './service.ts';
+import type { ReportContext } from '../reports/index.ts';
+import { plannedVsTracked, plannedVsTrackedExport } from './service.ts';
 
 const Day = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 
-/** `GET /web/api/reports/planned_vs_tracked`: the planner's hours against the tracked ones, per project. */
+/**
+ * `GET /web/api/reports/planned_vs_tracked`: the planner's hours against the tracked ones, per
+ * project; `…/export`: the same rows as CSV or XLSX (streamed), with the same checks.
+ */
 export async function plannedVsTrackedWebRoutes(app: TypedApp) {
+  const ctx: ReportContext = { db: app.db, timeouts: app.config.databaseTimeouts, now: () => app.config.clock() };
+  const config = { access: 'authenticated', web: true } as const;
+
   app.get(
     '/web/api/reports/planned_vs_tracked',
     {
-      config: { access: 'authenticated', web: true },
+      config,
       schema: {
         tags: ['web'],
         operationId: 'getPlannedVsTracked',
@@ -36,6 +44,23 @@ export async function plannedVsTrackedWebRoutes(app: TypedApp) {
         },
       },
     },
-    async (request) => ({ projects: await plannedVsTracked(app.db, principalOf(request), request.query) }),
+    async (request) => ({ projects: await plannedVsTracked(ctx, principalOf(request), request.query) }),
+  );
+
+  app.get(
+    '/web/api/reports/planned_vs_tracked/export',
+    {
+      config,
+      schema: {
+        tags: ['web'],
+        operationId: 'exportPlannedVsTracked',
+        summary: 'Planned against tracked hours per project as CSV or XLSX (streamed)',
+        description:
+          'The rows of GET /web/api/reports/planned_vs_tracked, with its permissions (owners and administrators every project, managers the projects they manage, others 403): client, project, planned hours, tracked hours and their difference (tracked less planned), as exact decimals of at most six places.',
+        querystring: Type.Object({ format: FormatQuery, from: Day, to: Day }, { additionalProperties: false }),
+        response: fileResponse('The report as a file (streamed), named in Content-Disposition.'),
+      },
+    },
+    async (request, reply) => sendExport(reply, await plannedVsTrackedExport(ctx, principalOf(request), request.query)),
   );
 }

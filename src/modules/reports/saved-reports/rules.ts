@@ -8,7 +8,7 @@ import { weekStartOf } from '../../tracking/week/index.ts';
  * (`YYYY-MM-DD`) in the workspace's time zone; the caller works out "today".
  */
 
-export const REPORTS = ['time', 'team', 'project_budget', 'uninvoiced'] as const;
+export const REPORTS = ['time', 'team', 'project_budget', 'uninvoiced', 'planned_vs_tracked'] as const;
 export type ReportKind = (typeof REPORTS)[number];
 
 /** The named periods, as the web app's period picker names them (web/src/areas/reports/period.ts), and fixed dates. */

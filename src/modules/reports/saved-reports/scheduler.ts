@@ -12,6 +12,7 @@ import type { Renderer } from '../../../outbox/worker.ts';
 import { repeatEvery } from '../../../repeat.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { audit } from '../../workspace/audit/index.ts';
+import { plannedVsTrackedExport } from '../planned-vs-tracked/index.ts';
 import { budgetExport, csvBytes, teamExport, timeExport, uninvoicedExport, type ReportContext } from '../reports/index.ts';
 import type { Principal } from '../../../auth/principal.ts';
 import { loadTimeSettings } from '../../tracking/week/index.ts';
@@ -58,7 +59,7 @@ export interface SavedReportRunSummary {
 }
 
 /** The report pages' paths in the web app (web/src/areas/reports/routes.tsx). */
-const PAGE: Record<ReportKind, string> = { time: 'time', team: 'team', project_budget: 'budget', uninvoiced: 'uninvoiced' };
+const PAGE: Record<ReportKind, string> = { time: 'time', team: 'team', project_budget: 'budget', uninvoiced: 'uninvoiced', planned_vs_tracked: 'planned' };
 
 /** The report's page with the definition in its URL, as the web app opens it. */
 export function reportLink(baseUrl: string, row: Pick<SavedReportRow, 'report' | 'group_by' | 'is_active'>, range: DateRange | null): string {
@@ -138,6 +139,22 @@ async function enqueueReportMail(
   );
 }
 
+/** The download of each report kind, from the e-mail's parameters. */
+function exportOf(ctx: ReportContext, p: Principal, report: ReportKind, params: Record<string, string>, period: DateRange) {
+  switch (report) {
+    case 'time':
+      return timeExport(ctx, p, { format: 'csv', ...period, group_by: params.group_by as GroupBy | undefined });
+    case 'team':
+      return teamExport(ctx, p, { format: 'csv', ...period });
+    case 'uninvoiced':
+      return uninvoicedExport(ctx, p, { format: 'csv', ...period });
+    case 'planned_vs_tracked':
+      return plannedVsTrackedExport(ctx, p, { format: 'csv', ...period });
+    case 'project_budget':
+      return budgetExport(ctx, p, { format: 'csv', is_active: params.is_active as 'true' | 'false' | undefined });
+  }
+}
+
 /** The CSV of a saved report's e-mail, as its owner's download would give it when the mail is sent. */
 const savedReportCsv: Renderer = async (db, companyId, params) => {
   const p = await memberPrincipal(db, companyId, params.owner_id);
@@ -145,14 +162,7 @@ const savedReportCsv: Renderer = async (db, companyId, params) => {
   const ctx: ReportContext = { db, timeouts: DEFAULT_DATABASE_TIMEOUTS, now: () => new Date() };
   const period = { from: params.from, to: params.to };
   const report = params.report as ReportKind;
-  const file =
-    report === 'time'
-      ? await timeExport(ctx, p, { format: 'csv', ...period, group_by: params.group_by as GroupBy | undefined })
-      : report === 'team'
-        ? await teamExport(ctx, p, { format: 'csv', ...period })
-        : report === 'uninvoiced'
-          ? await uninvoicedExport(ctx, p, { format: 'csv', ...period })
-          : await budgetExport(ctx, p, { format: 'csv', is_active: params.is_active as 'true' | 'false' | undefined });
+  const file = await exportOf(ctx, p, report, params, period);
   return csvBytes(file);
 };
 

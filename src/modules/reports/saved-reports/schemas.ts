@@ -4,7 +4,7 @@ import { GroupByParam } from '../reports/index.ts';
 import { PERIODS, REPORTS, SCHEDULES } from './rules.ts';
 
 const Day = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
-const ReportKind = Enum(REPORTS, 'Which report: time (grouped), team, project_budget or uninvoiced.');
+const ReportKind = Enum(REPORTS, 'Which report: time (grouped), team, project_budget, uninvoiced or planned_vs_tracked.');
 const PeriodName = Enum(PERIODS, 'A period relative to the day the report is opened (or sent), or custom: the fixed from and to.');
 const ScheduleKind = Enum(SCHEDULES, 'E-mail the report as CSV to its owner on the first day of every week (the workspace\u2019s week start) or month.');
 const Visibility = Enum(['private', 'workspace'], 'private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers).');

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { mayRunBudgetReport, mayRunTeamReport, mayRunUninvoicedReport } from '../../../access/reports.ts';
+import { mayRunBudgetReport, mayRunPlannedReport, mayRunTeamReport, mayRunUninvoicedReport } from '../../../access/reports.ts';
 import { auditActor } from '../../../access/operator.ts';
 import type { Principal } from '../../../auth/principal.ts';
 import { insertRow, updateRow } from '../../../db/rows.ts';
@@ -34,6 +34,7 @@ const MAY_RUN: Record<ReportKind, (p: Principal) => boolean> = {
   team: mayRunTeamReport,
   project_budget: mayRunBudgetReport,
   uninvoiced: mayRunUninvoicedReport,
+  planned_vs_tracked: mayRunPlannedReport,
 };
 export const mayRunReport = (p: Principal, report: ReportKind) => p.role !== 'client' && MAY_RUN[report](p);
 
