@@ -2788,6 +2788,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/reports/planned_vs_tracked/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Planned against tracked hours per project as CSV or XLSX (streamed)
+         * @description The rows of GET /web/api/reports/planned_vs_tracked, with its permissions (owners and administrators every project, managers the projects they manage, others 403): client, project, planned hours, tracked hours and their difference (tracked less planned), as exact decimals of at most six places.
+         */
+        get: operations["exportPlannedVsTracked"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/home": {
         parameters: {
             query?: never;
@@ -14738,10 +14758,10 @@ export interface operations {
                             id: string;
                             name: string;
                             /**
-                             * @description Which report: time (grouped), team, project_budget or uninvoiced.
+                             * @description Which report: time (grouped), team, project_budget, uninvoiced or planned_vs_tracked.
                              * @enum {string}
                              */
-                            report: "time" | "team" | "project_budget" | "uninvoiced";
+                            report: "time" | "team" | "project_budget" | "uninvoiced" | "planned_vs_tracked";
                             period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                             from: string | null;
                             to: string | null;
@@ -14824,10 +14844,10 @@ export interface operations {
                 "application/json": {
                     name: string;
                     /**
-                     * @description Which report: time (grouped), team, project_budget or uninvoiced.
+                     * @description Which report: time (grouped), team, project_budget, uninvoiced or planned_vs_tracked.
                      * @enum {string}
                      */
-                    report: "time" | "team" | "project_budget" | "uninvoiced";
+                    report: "time" | "team" | "project_budget" | "uninvoiced" | "planned_vs_tracked";
                     /** @description Required for every report but project_budget (which has none); default this_month. */
                     period?: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                     /** @description With period custom: the first day. */
@@ -14863,10 +14883,10 @@ export interface operations {
                         id: string;
                         name: string;
                         /**
-                         * @description Which report: time (grouped), team, project_budget or uninvoiced.
+                         * @description Which report: time (grouped), team, project_budget, uninvoiced or planned_vs_tracked.
                          * @enum {string}
                          */
-                        report: "time" | "team" | "project_budget" | "uninvoiced";
+                        report: "time" | "team" | "project_budget" | "uninvoiced" | "planned_vs_tracked";
                         period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                         from: string | null;
                         to: string | null;
@@ -14955,10 +14975,10 @@ export interface operations {
                         id: string;
                         name: string;
                         /**
-                         * @description Which report: time (grouped), team, project_budget or uninvoiced.
+                         * @description Which report: time (grouped), team, project_budget, uninvoiced or planned_vs_tracked.
                          * @enum {string}
                          */
-                        report: "time" | "team" | "project_budget" | "uninvoiced";
+                        report: "time" | "team" | "project_budget" | "uninvoiced" | "planned_vs_tracked";
                         period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                         from: string | null;
                         to: string | null;
@@ -15077,10 +15097,10 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     /**
-                     * @description Which report: time (grouped), team, project_budget or uninvoiced.
+                     * @description Which report: time (grouped), team, project_budget, uninvoiced or planned_vs_tracked.
                      * @enum {string}
                      */
-                    report?: "time" | "team" | "project_budget" | "uninvoiced";
+                    report?: "time" | "team" | "project_budget" | "uninvoiced" | "planned_vs_tracked";
                     /** @description Required for every report but project_budget (which has none); default this_month. */
                     period?: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                     /** @description With period custom: the first day. */
@@ -15116,10 +15136,10 @@ export interface operations {
                         id: string;
                         name: string;
                         /**
-                         * @description Which report: time (grouped), team, project_budget or uninvoiced.
+                         * @description Which report: time (grouped), team, project_budget, uninvoiced or planned_vs_tracked.
                          * @enum {string}
                          */
-                        report: "time" | "team" | "project_budget" | "uninvoiced";
+                        report: "time" | "team" | "project_budget" | "uninvoiced" | "planned_vs_tracked";
                         period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                         from: string | null;
                         to: string | null;
@@ -17652,6 +17672,52 @@ export interface operations {
                             difference_hours: number;
                         }[];
                     };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportPlannedVsTracked: {
+        parameters: {
+            query: {
+                /** @description csv or xlsx */
+                format: "csv" | "xlsx";
+                /** @description YYYY-MM-DD */
+                from: string;
+                /** @description YYYY-MM-DD */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report as a file (streamed), named in Content-Disposition. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Default Response */

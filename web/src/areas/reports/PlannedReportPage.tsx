@@ -2,13 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useFormat } from '../../api/format.ts';
 import type { Format } from '../../ui/format.ts';
 import { plannedQuery, type PlannedRow } from './api.ts';
-import { Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod, usePagedRows } from './parts.tsx';
+import { Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod, usePagedRows } from './parts.tsx';
+import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
 
 /**
  * Planned against tracked hours per project (the planner's assignments beside the time
  * tracked): owners and administrators see every project, managers the ones they manage.
- * Sums of hours are the browser's, in whole seconds (WEB-STYLE 3).
+ * Sums of hours are the browser's, in whole seconds (WEB-STYLE 3). The downloads have every
+ * row, hours as exact decimals; "Save report" keeps the period.
  */
 export function PlannedReportPage() {
   const t = useReportTexts();
@@ -16,18 +18,20 @@ export function PlannedReportPage() {
   const { data, error, isPlaceholderData } = useQuery(plannedQuery(range));
   return (
     <section aria-labelledby="planned-report" className="flex flex-col gap-4">
-      <div>
+      <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="planned-report" className="text-lg font-semibold text-stone-900">
           {t('planned.heading')}
         </h2>
-        <p className="mt-1 text-sm text-stone-600">{t('planned.explained')}</p>
+        <SaveReport report="planned_vs_tracked" range={range} />
       </div>
+      <p className="-mt-2 text-sm text-stone-600">{t('planned.explained')}</p>
       <PeriodPicker range={range} />
       {error && !data && <LoadError error={error} />}
       {!data && !error && <Loading text={t('loading.planned')} />}
       {data && (
         <div aria-busy={isPlaceholderData} className="flex flex-col gap-4">
           {data.projects.length === 0 ? <Empty>{t('planned.empty')}</Empty> : <PlannedTable rows={data.projects} />}
+          <Downloads report="planned_vs_tracked" params={range} label={t('planned.download')} />
         </div>
       )}
     </section>

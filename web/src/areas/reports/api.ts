@@ -62,7 +62,7 @@ export const timeQuery = (range: Range, groupBy: GroupBy) =>
     staleTime: STALE,
   });
 
-/** The planner's hours against the tracked ones per project (no download: the table is the report). */
+/** The planner's hours against the tracked ones per project (its download: exportUrl('planned_vs_tracked', …)). */
 export const plannedQuery = (range: Range) =>
   queryOptions({
     queryKey: ['reports', 'planned_vs_tracked', range],
@@ -71,7 +71,7 @@ export const plannedQuery = (range: Range) =>
     staleTime: STALE,
   });
 
-export type ExportReport = 'project_budget' | 'uninvoiced' | 'team' | 'time';
+export type ExportReport = 'project_budget' | 'uninvoiced' | 'team' | 'time' | 'planned_vs_tracked';
 
 /** The download address of a report table (a streamed CSV or XLSX, same parameters as the page). */
 export function exportUrl(report: ExportReport, format: 'csv' | 'xlsx', params: Record<string, string | undefined>): string {

@@ -11,7 +11,7 @@ import { presetOf, type Period } from './period.ts';
  * area (areas never import each other), and each page shows it beside its heading.
  */
 export interface ShownReport {
-  report: 'time' | 'team' | 'project_budget' | 'uninvoiced';
+  report: 'time' | 'team' | 'project_budget' | 'uninvoiced' | 'planned_vs_tracked';
   range: Range | null;
   preset: Period | null;
   group_by?: GroupBy;

@@ -148,6 +148,7 @@ const en = {
     tracked: 'Tracked',
     difference: 'Difference',
     total: 'Total',
+    download: 'the planned vs tracked report',
   },
 };
 
@@ -298,5 +299,6 @@ export const { useTexts: useReportTexts, t: reportTexts } = defineTexts('reports
     tracked: 'Erfasst',
     difference: 'Differenz',
     total: 'Summe',
+    download: 'Bericht „Geplant vs. erfasst“',
   },
 });

@@ -21,6 +21,12 @@ describe('saving what a report page shows', () => {
     expect(definitionOf({ report: 'time', range: MAY, preset: 'this_month' }, 'named')).toEqual({ report: 'time', period: 'this_month', group_by: 'project' });
   });
 
+  it('keeps planned vs tracked by its period, without grouping or filter', () => {
+    const planned: ShownReport = { report: 'planned_vs_tracked', range: MAY, preset: 'last_month' };
+    expect(definitionOf(planned, 'named')).toEqual({ report: 'planned_vs_tracked', period: 'last_month' });
+    expect(definitionOf(planned, 'dates')).toEqual({ report: 'planned_vs_tracked', period: 'custom', from: '2026-05-01', to: '2026-05-31' });
+  });
+
   it('gives the project budget its project filter and no period', () => {
     expect(definitionOf({ report: 'project_budget', range: null, preset: null, is_active: false }, 'named')).toEqual({ report: 'project_budget', is_active: false });
     expect(definitionOf({ report: 'project_budget', range: null, preset: null, is_active: null }, 'dates')).toEqual({ report: 'project_budget', is_active: null });
@@ -33,6 +39,7 @@ describe('opening a saved report', () => {
     expect(hrefOf({ report: 'time', range: MAY, group_by: null, is_active: null })).toBe('/reports/time?from=2026-05-01&to=2026-05-31&group_by=project');
     expect(hrefOf({ report: 'team', range: MAY, group_by: null, is_active: null })).toBe('/reports/team?from=2026-05-01&to=2026-05-31');
     expect(hrefOf({ report: 'uninvoiced', range: MAY, group_by: null, is_active: null })).toBe('/reports/uninvoiced?from=2026-05-01&to=2026-05-31');
+    expect(hrefOf({ report: 'planned_vs_tracked', range: MAY, group_by: null, is_active: null })).toBe('/reports/planned?from=2026-05-01&to=2026-05-31');
   });
 
   it('gives the project budget its filter: active, archived or all', () => {

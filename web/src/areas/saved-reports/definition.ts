@@ -7,7 +7,7 @@
  * from the server (`range`, its period resolved today in the workspace's time zone).
  */
 
-export const REPORT_KINDS = ['time', 'team', 'project_budget', 'uninvoiced'] as const;
+export const REPORT_KINDS = ['time', 'team', 'project_budget', 'uninvoiced', 'planned_vs_tracked'] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 /** The named periods, as the reports' period picker names them; `custom` is fixed dates. */
@@ -60,6 +60,7 @@ export const PAGE_OF: Record<ReportKind, string> = {
   team: '/reports/team',
   project_budget: '/reports/budget',
   uninvoiced: '/reports/uninvoiced',
+  planned_vs_tracked: '/reports/planned',
 };
 
 /** The address that opens a saved report: its page with the server's dates of today, its grouping or its project filter. */

@@ -12,6 +12,7 @@ const en = {
     team: 'Team time',
     project_budget: 'Project budget',
     uninvoiced: 'Uninvoiced work',
+    planned_vs_tracked: 'Planned vs tracked',
   },
   periods: {
     this_month: 'This month',
@@ -77,6 +78,7 @@ export const { useTexts: useSavedReportTexts, t: savedReportTexts } = defineText
     team: 'Zeit des Teams',
     project_budget: 'Projektbudget',
     uninvoiced: 'Nicht abgerechnete Arbeit',
+    planned_vs_tracked: 'Geplant vs. erfasst',
   },
   periods: {
     this_month: 'Dieser Monat',
