@@ -201,6 +201,127 @@ describe('time off and holidays', () => {
   });
 });
 
+describe('editing a holiday', () => {
+  // Holidays of 2029: no other test here looks at that year (the home page's week is today's).
+  const holiday = async (body: Record<string, unknown>) => {
+    const res = await web(s.admin, 'POST', '/web/api/time_off', { user_id: null, kind: 'public_holiday', ...body });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as { id: string; updated_at: string; [k: string]: unknown };
+  };
+  const stored = (id: string) => ctx.db.selectFrom('planning_time_off').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const capacityOn = async (userId: string, date: string) => (await web(s.admin, 'GET', `/web/api/capacity?user_id=${userId}&from=${date}&to=${date}`)).json().days[0];
+
+  it('changes a half day into a whole day, its name and days; capacity follows, and the change is audited', async () => {
+    const person = await freshPerson(ctx.db, w);
+    await web(s.admin, 'POST', '/web/api/working_patterns', { user_id: person.userId, effective_from: '2029-01-01', ...FULL_WEEK });
+    const eve = await holiday({ starts_on: '2029-12-24', hours: 4, name: 'Heiligabend (halber Tag)' });
+    expect(eve).toMatchObject({ user_id: null, kind: 'public_holiday', starts_on: '2029-12-24', ends_on: '2029-12-24', hours: 4 });
+    expect(await capacityOn(person.userId, '2029-12-24')).toMatchObject({ hours: 4, off_hours: 4, whole_day_off: false });
+
+    // 3.5 hours (as the form sends 3,5), then the whole day, a new name and one more day.
+    const half = await web(s.owner, 'PATCH', `/web/api/time_off/${eve.id}`, { hours: 3.5 });
+    expect(half.statusCode, half.body).toBe(200);
+    expect(half.json()).toMatchObject({ hours: 3.5, name: 'Heiligabend (halber Tag)' });
+    const whole = await web(s.admin, 'PATCH', `/web/api/time_off/${eve.id}`, { name: 'Heiligabend', starts_on: '2029-12-24', ends_on: '2029-12-25', hours: null });
+    expect(whole.statusCode, whole.body).toBe(200);
+    expect(whole.json()).toMatchObject({ id: eve.id, user_id: null, kind: 'public_holiday', name: 'Heiligabend', starts_on: '2029-12-24', ends_on: '2029-12-25', hours: null });
+    expect(await capacityOn(person.userId, '2029-12-24')).toMatchObject({ hours: 0, whole_day_off: true });
+    expect(await capacityOn(person.userId, '2029-12-25')).toMatchObject({ hours: 0, whole_day_off: true });
+    // The person sees the holiday as changed.
+    const me = await sessionFor(ctx.db, person, ctx.clock.now());
+    const seen = (await web(me, 'GET', '/web/api/time_off?from=2029-12-01&to=2029-12-31')).json().time_off;
+    expect(seen).toEqual([expect.objectContaining({ id: eve.id, name: 'Heiligabend', hours: null, ends_on: '2029-12-25' })]);
+
+    const log = await ctx.db
+      .selectFrom('audit_logs')
+      .selectAll()
+      .where('company_id', '=', w.companyId)
+      .where('action', '=', 'time_off.updated')
+      .where(sql<boolean>`details->>'id' = ${eve.id}`)
+      .orderBy('id')
+      .execute();
+    expect(log.map((l) => [l.actor_user_id, l.subject_type, l.subject_id])).toEqual([
+      [w.owner.userId, 'workspace', null],
+      [w.admin.userId, 'workspace', null],
+    ]);
+    expect(log[1]!.details).toMatchObject({ id: eve.id, changes: ['name', 'starts_on', 'ends_on', 'hours'] });
+  });
+
+  it('refuses bad input with a 400 naming the field, and changes nothing', async () => {
+    const h = await holiday({ starts_on: '2029-11-01', hours: 4, name: 'Allerheiligen' });
+    const before = await stored(h.id);
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ hours: 0 }, 'hours'],
+      [{ hours: 0.0000001 }, 'hours'],
+      [{ hours: 25 }, 'hours'],
+      [{ hours: -4 }, 'hours'],
+      [{ hours: '4' }, 'hours'],
+      [{ ends_on: '2029-10-31' }, 'ends_on'],
+      [{ starts_on: '2029-11-02' }, 'ends_on'],
+      [{ starts_on: '2028-01-01', ends_on: '2029-11-01' }, 'ends_on'],
+      [{ starts_on: '2029-02-30' }, 'starts_on'],
+      [{ kind: 'vacation' }, 'kind'],
+      [{ kind: 'holiday' }, 'kind'],
+      [{ user_id: w.member.userId }, 'user_id'],
+      [{ name: 'x'.repeat(201) }, 'name'],
+      [{ colour: 'red' }, 'colour'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await web(s.admin, 'PATCH', `/web/api/time_off/${h.id}`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().field ?? res.json().error_description, JSON.stringify(body)).toContain(field);
+    }
+    expect((await web(s.admin, 'PATCH', `/web/api/time_off/${h.id}`, {})).statusCode).toBe(400);
+    expect(await stored(h.id)).toEqual(before);
+  });
+
+  it('refuses a change onto another holiday, naming starts_on; time off of a person on the day is no clash', async () => {
+    const first = await holiday({ starts_on: '2029-10-03', name: 'Tag der Deutschen Einheit' });
+    const second = await holiday({ starts_on: '2029-10-31', name: 'Reformationstag' });
+    const person = await freshPerson(ctx.db, w);
+    expect((await web(s.admin, 'POST', '/web/api/time_off', { user_id: person.userId, kind: 'vacation', starts_on: '2029-10-15', ends_on: '2029-10-19' })).statusCode).toBe(201);
+    const before = await stored(second.id);
+    const onto = await web(s.admin, 'PATCH', `/web/api/time_off/${second.id}`, { starts_on: '2029-10-02', ends_on: '2029-10-04' });
+    expectError(onto, 400, 'invalid_request', 'starts_on');
+    expect(onto.json()).toMatchObject({ overlapping_id: first.id, overlapping_starts_on: '2029-10-03', overlapping_ends_on: '2029-10-03' });
+    expect(await stored(second.id)).toEqual(before);
+    // Over the person's vacation (another owner's), and over its own old day: both fine.
+    const moved = await web(s.admin, 'PATCH', `/web/api/time_off/${second.id}`, { starts_on: '2029-10-16', ends_on: '2029-10-31', hours: 2 });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json()).toMatchObject({ starts_on: '2029-10-16', ends_on: '2029-10-31', hours: 2 });
+  });
+
+  it('lets only owners and administrators change a holiday', async () => {
+    const h = await holiday({ starts_on: '2029-05-01', name: 'Tag der Arbeit' });
+    const before = await stored(h.id);
+    for (const who of ['member', 'manager'] as const) {
+      expectError(await web(s[who], 'PATCH', `/web/api/time_off/${h.id}`, { hours: 4 }), 403, 'forbidden');
+      expectError(await web(s[who], 'DELETE', `/web/api/time_off/${h.id}`), 403, 'forbidden');
+    }
+    // A member's own time off does not become a holiday either.
+    const own = await web(s.member, 'POST', '/web/api/time_off', { kind: 'vacation', starts_on: '2029-05-02' });
+    expect(own.statusCode, own.body).toBe(201);
+    expectError(await web(s.member, 'PATCH', `/web/api/time_off/${own.json().id}`, { kind: 'public_holiday' }), 403, 'forbidden');
+    expect(await stored(h.id)).toEqual(before);
+    expect((await web(s.owner, 'PATCH', `/web/api/time_off/${h.id}`, { hours: 4 })).json()).toMatchObject({ hours: 4 });
+  });
+
+  it("gives 404 for another workspace's holiday, and for an id that is none", async () => {
+    const foreignOwner = await sessionFor(ctx.db, foreign.owner, ctx.clock.now());
+    const theirs = await web(foreignOwner, 'POST', '/web/api/time_off', { user_id: null, kind: 'public_holiday', starts_on: '2029-01-01', name: 'Their New Year' });
+    expect(theirs.statusCode, theirs.body).toBe(201);
+    const before = await stored(theirs.json().id);
+    expectError(await web(s.owner, 'PATCH', `/web/api/time_off/${theirs.json().id}`, { name: 'Ours now', hours: 4 }), 404, 'not_found');
+    expectError(await web(s.admin, 'PATCH', `/web/api/time_off/${theirs.json().id}`, { starts_on: '2029-01-02' }), 404, 'not_found');
+    expectError(await web(s.owner, 'DELETE', `/web/api/time_off/${theirs.json().id}`), 404, 'not_found');
+    expectError(await web(s.owner, 'PATCH', '/web/api/time_off/019a0000-0000-7000-8000-000000000000', { hours: 4 }), 404, 'not_found');
+    expectError(await web(s.owner, 'PATCH', '/web/api/time_off/not-an-id', { hours: 4 }), 404, 'not_found');
+    expect(await stored(theirs.json().id)).toEqual(before);
+    // Their holiday does not clash with ours on the same day.
+    expect((await web(s.admin, 'POST', '/web/api/time_off', { user_id: null, kind: 'public_holiday', starts_on: '2029-01-01', name: 'Neujahr' })).statusCode).toBe(201);
+  });
+});
+
 describe("the approval preflight's warnings", () => {
   /** A fresh person with entries (hours, or [start, end] times) on days of the week of 2026-06-15, submitted. */
   async function submittedWeek(entries: Array<{ date: string; hours?: number; times?: [string, string] }>) {

@@ -2581,7 +2581,10 @@ export interface paths {
         delete: operations["deleteTimeOff"];
         options?: never;
         head?: never;
-        /** Change time off or a holiday */
+        /**
+         * Change time off or a holiday
+         * @description Who may record it may change it: the person their own, administrators anyone’s and the holidays (user_id null; another role gets 403). The rules of a create: ends_on not before starts_on (400 naming ends_on), hours above 0 and at most 24 or null for whole days (400 naming hours), a holiday stays kind public_holiday (400 naming kind), and a change that shares a day with the person’s other time off (or a holiday with another holiday) is 400 naming starts_on. Another workspace’s id is 404.
+         */
         patch: operations["updateTimeOff"];
         trace?: never;
     };

@@ -199,6 +199,8 @@ export async function capacityWebRoutes(app: TypedApp) {
         tags,
         operationId: 'updateTimeOff',
         summary: 'Change time off or a holiday',
+        description:
+          'Who may record it may change it: the person their own, administrators anyone\u2019s and the holidays (user_id null; another role gets 403). The rules of a create: ends_on not before starts_on (400 naming ends_on), hours above 0 and at most 24 or null for whole days (400 naming hours), a holiday stays kind public_holiday (400 naming kind), and a change that shares a day with the person\u2019s other time off (or a holiday with another holiday) is 400 naming starts_on. Another workspace\u2019s id is 404.',
         params: IdParams,
         body: patchBody(Object.fromEntries(Object.entries(timeOffWritable).filter(([k]) => k !== 'user_id')) as Omit<typeof timeOffWritable, 'user_id'>),
         response: { 200: TimeOffSchema, ...ErrorResponses },
