@@ -8,6 +8,7 @@ import { checkPage, expectAccessible, expectClean, visit } from './visit.ts';
  * first day, edits and deletes it; an administrator adds a holiday, imports an iCalendar file
  * and sets the break rules of German law; an administrator gives a member a working pattern;
  * the day view shows the break between two timed entries; a member has no Holidays settings;
+ * an administrator adds a half-day holiday and makes it a whole day (at 1280 and at 390 px);
  * the pages in German.
  */
 
@@ -218,6 +219,87 @@ test('an administrator adds a holiday, imports a calendar and sets the break rul
   await expectClean(page);
 });
 
+for (const size of [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+]) {
+  test(`an administrator adds a half-day holiday, sees its hours in the list and makes it a whole day, at ${size.width} px`, async ({ page, workspace }) => {
+    test.setTimeout(360_000);
+    const at = `${size.width}px`;
+    const holidays = async () => (await ok(workspace.api('GET', `/web/api/time_off?from=${YEAR}-01-01&to=${YEAR}-12-31&user_id=${workspace.owner.id}`))).time_off as Array<Record<string, unknown>>;
+    // Christmas Day is there already, imported as a whole day; it stays as it is.
+    await ok(workspace.api('POST', '/web/api/time_off', { user_id: null, kind: 'public_holiday', starts_on: day('12-25'), name: 'Christmas Day' }));
+    await visit(page, '/settings/holidays', `holidays-half-day-list-${at}`);
+    // checkPage leaves the page at 1280 px: each step below is taken at this test's width.
+    await page.setViewportSize(size);
+    const table = page.getByRole('table', { name: `Public holidays in ${YEAR}` });
+    await expect(table.getByRole('columnheader', { name: 'Length' })).toBeAttached();
+    await expect(table.getByRole('row', { name: /Christmas Day/ })).toContainText('Whole day');
+
+    // Half a day: 4 hours off on Christmas Eve. Hours that do not read are refused in the field.
+    await page.getByRole('button', { name: 'Add holiday' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New public holiday' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Christmas Eve (half day)');
+    await typeDate(dialog, 'First day', day('12-24'));
+    const hours = dialog.getByRole('textbox', { name: 'Hours off per day (optional)' });
+    await expect(hours).toHaveValue('');
+    await expect(dialog.getByText('Empty: the whole day. For part of a day, such as 4 or 3:30; at most 24.')).toBeVisible();
+    await hours.fill('half');
+    await dialog.getByRole('button', { name: 'Save holiday' }).click();
+    await expect(dialog.getByText('Enter hours such as 4 or 3:30, at most 24.')).toBeVisible();
+    await hours.fill('0');
+    await dialog.getByRole('button', { name: 'Save holiday' }).click();
+    await expect(dialog.getByText('Enter more than 0 hours, or leave the field empty for the whole day.')).toBeVisible();
+    expect(await holidays()).toHaveLength(1);
+    await hours.fill('4:00');
+    await checkPage(page, `holidays-half-day-new-${at}`);
+    await page.setViewportSize(size);
+    await dialog.getByRole('button', { name: 'Save holiday' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: 'Christmas Eve (half day) is added.' })).toBeVisible();
+    const eve = table.getByRole('row', { name: /Christmas Eve/ });
+    await expect(eve).toContainText('4 h');
+    await expect(eve).not.toContainText('Whole day');
+    await expect(table.getByRole('row', { name: /Christmas Day/ })).toContainText('Whole day');
+    expect(await holidays()).toEqual([
+      expect.objectContaining({ user_id: null, kind: 'public_holiday', starts_on: day('12-24'), ends_on: day('12-24'), hours: 4, name: 'Christmas Eve (half day)' }),
+      expect.objectContaining({ starts_on: day('12-25'), hours: null, name: 'Christmas Day' }),
+    ]);
+    await checkPage(page, `holidays-half-day-${at}`);
+    await page.setViewportSize(size);
+
+    // Edit it: the dialog holds its values; a last day on Christmas Day is refused under the first day.
+    await page.getByRole('button', { name: /^Edit Christmas Eve \(half day\), / }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit public holiday' });
+    await expect(edit.getByRole('textbox', { name: 'Name' })).toHaveValue('Christmas Eve (half day)');
+    await expect(edit.getByRole('textbox', { name: 'Hours off per day (optional)' })).toHaveValue('4');
+    await typeDate(edit, 'Last day', day('12-25'));
+    await edit.getByRole('button', { name: 'Save holiday' }).click();
+    await expect(edit.getByText(`This overlaps another holiday (${day('12-25')}): change that one instead.`, { exact: true })).toBeVisible();
+    await expectAccessible(page, `the holiday dialog refused at ${at}`);
+
+    // The whole day, under its own name: the hours emptied.
+    await typeDate(edit, 'Last day', day('12-24'));
+    await edit.getByRole('textbox', { name: 'Name' }).fill('Christmas Eve');
+    await edit.getByRole('textbox', { name: 'Hours off per day (optional)' }).fill('');
+    await checkPage(page, `holidays-half-day-edit-${at}`);
+    await page.setViewportSize(size);
+    await edit.getByRole('button', { name: 'Save holiday' }).click();
+    await expect(edit).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: 'Christmas Eve is saved.' })).toBeVisible();
+    const whole = table.getByRole('row', { name: /Christmas Eve/ });
+    await expect(whole).toContainText('Whole day');
+    await expect(whole).not.toContainText('4 h');
+    await expect(whole).not.toContainText('half day');
+    expect(await holidays()).toEqual([
+      expect.objectContaining({ starts_on: day('12-24'), ends_on: day('12-24'), hours: null, name: 'Christmas Eve' }),
+      expect.objectContaining({ starts_on: day('12-25'), hours: null, name: 'Christmas Day' }),
+    ]);
+    await checkPage(page, `holidays-half-day-whole-${at}`);
+    await expectClean(page);
+  });
+}
+
 test('an administrator gives a member a working pattern, changes and deletes it', async ({ page, workspace }) => {
   test.setTimeout(300_000);
   const mia = await workspace.seed.memberWithPassword('Mia');
@@ -282,6 +364,7 @@ test('the time off page and the holidays settings in German', async ({ page, wor
   test.setTimeout(300_000);
   await workspace.seed.german();
   await ok(workspace.api('POST', '/web/api/time_off', { user_id: null, kind: 'public_holiday', starts_on: day('10-03'), name: 'Tag der Deutschen Einheit' }));
+  await ok(workspace.api('POST', '/web/api/time_off', { user_id: null, kind: 'public_holiday', starts_on: day('12-24'), hours: 4, name: 'Heiligabend (halber Tag)' }));
   await ok(workspace.api('POST', '/web/api/time_off', { kind: 'vacation', starts_on: day('07-20'), ends_on: day('07-24'), name: 'Ostsee' }));
   await ok(workspace.api('POST', '/web/api/time_off', { kind: 'other', starts_on: day('09-14'), hours: 2.5 }));
 
@@ -311,6 +394,25 @@ test('the time off page and the holidays settings in German', async ({ page, wor
   await visit(page, '/settings/holidays', 'holidays-de');
   await expect(page.getByRole('heading', { level: 1, name: 'Feiertage & Pausen' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Einstellungen' }).getByRole('link', { name: 'Feiertage & Pausen' })).toHaveAttribute('aria-current', 'page');
+  // A half day in German: its hours as German writes them, typed with a decimal comma.
+  const holidays = page.getByRole('table', { name: `Feiertage ${YEAR}` });
+  await expect(holidays.getByRole('columnheader', { name: 'Umfang' })).toBeAttached();
+  await expect(holidays.getByRole('row', { name: /Tag der Deutschen Einheit/ })).toContainText('Ganzer Tag');
+  await expect(holidays.getByRole('row', { name: /Heiligabend/ })).toContainText('4 Std.');
+  await page.getByRole('button', { name: /^Heiligabend \(halber Tag\), .* bearbeiten$/ }).click();
+  const edit = page.getByRole('dialog', { name: 'Feiertag bearbeiten' });
+  const hours = edit.getByRole('textbox', { name: 'Freie Stunden pro Tag (optional)' });
+  await expect(hours).toHaveValue('4');
+  await expect(edit.getByText('Leer: der ganze Tag. Für einen Teil des Tages z. B. 4, 3:30 oder 3,5; höchstens 24.')).toBeVisible();
+  await hours.fill('3,5');
+  await checkPage(page, 'holidays-de-edit');
+  await edit.getByRole('button', { name: 'Feiertag speichern' }).click();
+  await expect(edit).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: 'Heiligabend (halber Tag) ist gespeichert.' })).toBeVisible();
+  await expect(holidays.getByRole('row', { name: /Heiligabend/ })).toContainText('3,5 Std.');
+  expect((await ok(workspace.api('GET', `/web/api/time_off?from=${YEAR}-12-24&to=${YEAR}-12-24&user_id=${workspace.owner.id}`))).time_off).toEqual([
+    expect.objectContaining({ name: 'Heiligabend (halber Tag)', hours: 3.5 }),
+  ]);
   await page.getByRole('button', { name: 'Arbeitszeitgesetz übernehmen' }).click();
   await expect(page.getByRole('group', { name: 'Regel 1' })).toContainText('Mehr als');
   await expect(page.getByRole('button', { name: `Feiertage ${YEAR} importieren` })).toBeVisible();

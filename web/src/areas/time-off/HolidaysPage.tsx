@@ -11,24 +11,25 @@ import { useWorkspaceSession } from '../../api/session.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
-import { yearRange } from '../../ui/dates.ts';
+import { pickerDate, yearRange } from '../../ui/dates.ts';
 import { DatePicker } from '../../ui/DatePicker.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
+import type { Format } from '../../ui/format.ts';
 import { Form } from '../../ui/Form.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { SettingsSection } from '../../ui/SettingsSection.tsx';
 import { cx, fieldDescription, fieldLabel, focusRingCss, inputBox } from '../../ui/styles.ts';
 import { TextField } from '../../ui/TextField.tsx';
-import { breakRulesQuery, timeOffQuery, useCreateTimeOff, useDeleteTimeOff, useImportHolidays, useSetBreakRules, type StoredBreakRule, type TimeOff } from './api.ts';
+import { breakRulesQuery, timeOffQuery, useCreateTimeOff, useDeleteTimeOff, useImportHolidays, useSetBreakRules, useUpdateTimeOff, type StoredBreakRule, type TimeOff } from './api.ts';
 import { datesText, useTimeOffFormErrors, YearNav } from './parts.tsx';
-import { breakRulesOf, GERMAN_LAW, inDateOrder, isHoliday, ruleRow, ruleRows, yearOf, type RuleProblem, type RuleRow } from './rules.ts';
+import { breakRulesOf, daysIn, GERMAN_LAW, holidayHours, holidayValues, inDateOrder, isHoliday, ruleRow, ruleRows, yearOf, type RuleProblem, type RuleRow } from './rules.ts';
 import { useTimeOffTexts } from './texts.ts';
 
 /**
  * Settings → Holidays & breaks (/settings/holidays?year=2026, owners and administrators; the
  * route guard tells anyone else it is not for their role): the workspace's public holidays
- * of a year, added one by one or imported from an iCalendar file, and the break rules the
- * approval check applies.
+ * of a year (whole days, or some hours of each day: a half day), added one by one or imported
+ * from an iCalendar file, changed and deleted; and the break rules the approval check applies.
  */
 export function HolidaysPage() {
   const { user } = useWorkspaceSession();
@@ -68,6 +69,7 @@ export function HolidaysPage() {
                   <tr>
                     <th scope="col" className="px-3 py-2">{t('holidays.date')}</th>
                     <th scope="col" className="px-3 py-2">{t('holidays.name')}</th>
+                    <th scope="col" className="px-3 py-2">{t('holidays.length')}</th>
                     <th scope="col" className="px-3 py-2"><span className="sr-only">{t('holidays.actions')}</span></th>
                   </tr>
                 </thead>
@@ -89,9 +91,21 @@ export function HolidaysPage() {
   );
 }
 
+/** The hours of a holiday's days in the person's number format: "4 h" (each day's, when it spans several), or the whole day. */
+function useHolidayLength() {
+  const t = useTimeOffTexts();
+  return (format: Format, h: Pick<TimeOff, 'starts_on' | 'ends_on' | 'hours'>) => {
+    const days = daysIn(h);
+    if (h.hours === null) return t('page.wholeDay', { count: days });
+    const hours = format.number(h.hours, 2);
+    return days === 1 ? t('holidays.hours', { hours }) : t('page.perDay', { hours });
+  };
+}
+
 function HolidayRow({ holiday: h, onDone }: { holiday: TimeOff; onDone: (message: string) => void }) {
   const t = useTimeOffTexts();
   const format = useFormat();
+  const length = useHolidayLength();
   const remove = useDeleteTimeOff();
   const dates = datesText(format, h);
   const name = h.name ?? t('kinds.public_holiday');
@@ -99,8 +113,10 @@ function HolidayRow({ holiday: h, onDone }: { holiday: TimeOff; onDone: (message
     <tr>
       <th scope="row" className="px-3 py-2.5 text-left font-medium whitespace-nowrap text-stone-900 tabular-nums">{dates}</th>
       <td className="px-3 py-2.5 break-words text-stone-800">{name}</td>
+      <td className="px-3 py-2.5 whitespace-nowrap text-stone-800 tabular-nums">{length(format, h)}</td>
       <td className="px-3 py-2.5">
-        <div className="flex justify-end">
+        <div className="flex flex-wrap justify-end gap-2">
+          <HolidayDialog holiday={h} onDone={onDone} />
           <ConfirmButton
             label={t('delete')}
             ariaLabel={t('holidays.deleteNamed', { name, dates })}
@@ -125,14 +141,23 @@ function HolidayRow({ holiday: h, onDone }: { holiday: TimeOff; onDone: (message
   );
 }
 
-function HolidayDialog({ onDone }: { onDone: (message: string) => void }) {
+/** "Add holiday", or "Edit" on one: the same form. */
+function HolidayDialog({ holiday, onDone }: { holiday?: TimeOff; onDone: (message: string) => void }) {
   const [open, setOpen] = useState(false);
   const t = useTimeOffTexts();
+  const format = useFormat();
   return (
     <DialogTrigger isOpen={open} onOpenChange={setOpen}>
-      <Button>{t('holidays.add')}</Button>
-      <Dialog title={t('holidays.newTitle')}>
+      {holiday ? (
+        <Button variant="secondary" aria-label={t('holidays.editNamed', { name: holiday.name ?? t('kinds.public_holiday'), dates: datesText(format, holiday) })}>
+          {t('edit')}
+        </Button>
+      ) : (
+        <Button>{t('holidays.add')}</Button>
+      )}
+      <Dialog title={holiday ? t('holidays.editTitle') : t('holidays.newTitle')}>
         <HolidayForm
+          holiday={holiday}
           onSaved={(message) => {
             setOpen(false);
             onDone(message);
@@ -143,25 +168,40 @@ function HolidayDialog({ onDone }: { onDone: (message: string) => void }) {
   );
 }
 
-function HolidayForm({ onSaved }: { onSaved: (message: string) => void }) {
+const HOLIDAY_FIELDS = ['name', 'starts_on', 'ends_on', 'hours'] as const;
+
+function HolidayForm({ holiday, onSaved }: { holiday?: TimeOff; onSaved: (message: string) => void }) {
   const t = useTimeOffTexts();
+  const format = useFormat();
   const create = useCreateTimeOff();
+  const update = useUpdateTimeOff();
   const keyFor = useIdempotencyKey();
-  const [name, setName] = useState('');
-  const [startsOn, setStartsOn] = useState<CalendarDate | null>(null);
-  const [endsOn, setEndsOn] = useState<CalendarDate | null>(null);
-  const { reset } = create;
-  useEffect(() => reset(), [name, startsOn, endsOn, reset]);
+  // The stored hours as the time off form shows them (4, 3,5); sent back as stored while untouched.
+  const [kept] = useState(() => ({ text: holiday?.hours != null ? format.number(holiday.hours, 2) : '', hours: holiday?.hours ?? null }));
+  const [name, setName] = useState(holiday?.name ?? '');
+  const [startsOn, setStartsOn] = useState<CalendarDate | null>(pickerDate(holiday?.starts_on));
+  const [endsOn, setEndsOn] = useState<CalendarDate | null>(pickerDate(holiday?.ends_on));
+  const [hours, setHours] = useState(kept.text);
+  const mutation = holiday ? update : create;
+  // A refusal is about the values sent: once one changes, its message goes.
+  const { reset } = mutation;
+  useEffect(() => reset(), [name, startsOn, endsOn, hours, reset]);
   const errorsOf = useTimeOffFormErrors(true);
-  const { fieldErrors, summary } = errorsOf(create.error, ['name', 'starts_on', 'ends_on']);
+  const { fieldErrors, summary } = errorsOf(mutation.error, HOLIDAY_FIELDS);
   return (
     <Form
       validationErrors={fieldErrors}
       onSubmit={(event) => {
         event.preventDefault();
-        if (create.isPending || !startsOn) return;
-        const body = { user_id: null, kind: 'public_holiday' as const, name: name.trim(), starts_on: startsOn.toString(), ends_on: (endsOn ?? startsOn).toString() };
-        create.mutate({ body, key: keyFor(body) }, { onSuccess: (saved) => onSaved(t('holidays.added', { name: saved.name ?? body.name })) });
+        if (mutation.isPending) return;
+        const values = holidayValues({ name, starts_on: startsOn?.toString() ?? null, ends_on: endsOn?.toString() ?? null, hours }, kept);
+        if (!values) return;
+        if (holiday) {
+          update.mutate({ id: holiday.id, body: values }, { onSuccess: (saved) => onSaved(t('holidays.saved', { name: saved.name ?? values.name })) });
+        } else {
+          const body = { user_id: null, kind: 'public_holiday' as const, ...values };
+          create.mutate({ body, key: keyFor(body) }, { onSuccess: (saved) => onSaved(t('holidays.added', { name: saved.name ?? body.name })) });
+        }
       }}
     >
       {summary && <Alert>{summary}</Alert>}
@@ -174,16 +214,30 @@ function HolidayForm({ onSaved }: { onSaved: (message: string) => void }) {
           isRequired
           onChange={(d) => {
             setStartsOn(d);
+            // The last day follows a first day moved past it.
             if (d && (!endsOn || endsOn.compare(d) < 0)) setEndsOn(d);
           }}
         />
         <DatePicker label={t('lastDay')} name="ends_on" value={endsOn} onChange={setEndsOn} />
       </div>
+      <TextField
+        name="hours"
+        label={t('holidays.hoursField')}
+        description={t('holidays.hoursHint')}
+        value={hours}
+        onChange={setHours}
+        inputMode="decimal"
+        autoComplete="off"
+        validate={(v) => {
+          const h = holidayHours(v);
+          return 'error' in h ? (h.error === 'empty' ? t('holidays.hoursZero') : t('page.hoursFormat')) : null;
+        }}
+      />
       <div className="flex justify-end gap-2">
         <Button variant="secondary" slot="close">
           {t('cancel')}
         </Button>
-        <Button type="submit" isPending={create.isPending}>
+        <Button type="submit" isPending={mutation.isPending}>
           {t('holidays.save')}
         </Button>
       </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError, type ErrorBody } from '../../api/call.ts';
-import { breakRulesOf, daysIn, GERMAN_LAW, hoursPerDay, inDateOrder, kindsFor, overlapOf, ruleRow, ruleRows, sameRules, timeOffValues, yearOf, type TimeOffDraft } from './rules.ts';
+import { breakRulesOf, daysIn, GERMAN_LAW, holidayHours, holidayValues, hoursPerDay, inDateOrder, kindsFor, overlapOf, ruleRow, ruleRows, sameRules, timeOffValues, yearOf, type HolidayDraft, type TimeOffDraft } from './rules.ts';
 
 const draft = (over: Partial<TimeOffDraft> = {}): TimeOffDraft => ({ kind: 'vacation', starts_on: '2026-08-03', ends_on: null, whole: true, hours: '', name: '', ...over });
 
@@ -58,6 +58,39 @@ describe('the time off form', () => {
 
   it('is incomplete without a first day', () => {
     expect(timeOffValues(draft({ starts_on: null }))).toBeNull();
+  });
+});
+
+describe('the holiday form', () => {
+  const holiday = (over: Partial<HolidayDraft> = {}): HolidayDraft => ({ name: ' Heiligabend ', starts_on: '2026-12-24', ends_on: null, hours: '', ...over });
+
+  it('sends no hours as the whole day, the last day defaulting to the first, the name trimmed', () => {
+    expect(holidayValues(holiday())).toEqual({ name: 'Heiligabend', starts_on: '2026-12-24', ends_on: '2026-12-24', hours: null });
+    expect(holidayValues(holiday({ hours: '   ', ends_on: '2026-12-26' }))).toEqual({ name: 'Heiligabend', starts_on: '2026-12-24', ends_on: '2026-12-26', hours: null });
+  });
+
+  it('reads hours per day as the time off form does: 4, 4:00, 3,5, 3.5, 3:30', () => {
+    for (const [typed, hours] of [['4', 4], ['4:00', 4], ['3,5', 3.5], ['3.5', 3.5], ['3:30', 3.5], ['4h', 4], ['24', 24]] as const) {
+      expect(holidayValues(holiday({ hours: typed })), typed).toMatchObject({ hours });
+    }
+  });
+
+  it('refuses none, nonsense and more than a day, with the time off form’s reasons', () => {
+    expect(holidayHours('0')).toEqual({ error: 'empty' });
+    expect(holidayHours('0:00')).toEqual({ error: 'empty' });
+    expect(holidayHours('half')).toEqual({ error: 'format' });
+    expect(holidayHours('25')).toEqual({ error: 'format' });
+    expect(holidayHours('-4')).toEqual({ error: 'format' });
+    expect(holidayValues(holiday({ hours: 'half' }))).toBeNull();
+    expect(holidayValues(holiday({ starts_on: null }))).toBeNull();
+  });
+
+  it('sends untouched hours back as stored, not as the field rounded them', () => {
+    const kept = { text: '2.67', hours: 2.666667 };
+    expect(holidayValues(holiday({ hours: '2.67' }), kept)).toMatchObject({ hours: 2.666667 });
+    expect(holidayValues(holiday({ hours: '2:40' }), kept)).toMatchObject({ hours: 2.666667 });
+    expect(holidayValues(holiday({ hours: '3' }), kept)).toMatchObject({ hours: 3 });
+    expect(holidayValues(holiday({ hours: '' }), kept)).toMatchObject({ hours: null });
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The time off pages' pure rules (rules.test.ts): which year a page shows, which kinds a
- * person may choose, the list in date order, the body a time off form sends, and the break
- * rules' rows as typed and as the API takes them.
+ * person may choose, the list in date order, the body a time off or holiday form sends, and
+ * the break rules' rows as typed and as the API takes them.
  */
 import { HttpError } from '../../api/call.ts';
 import { isDate } from '../../ui/dates.ts';
@@ -72,6 +72,42 @@ export function timeOffValues(draft: TimeOffDraft): TimeOffValues | null {
     hours = h.hours;
   }
   return { kind: draft.kind, starts_on: draft.starts_on, ends_on: draft.ends_on ?? draft.starts_on, hours, name: draft.name.trim() || null };
+}
+
+/**
+ * Hours off per day of a holiday as typed: empty is the whole day (`null`), else the time off
+ * form's rule and format (`4`, `3:30`, `3,5`; more than nothing, at most a day).
+ */
+export function holidayHours(typed: string): { hours: number | null } | { error: 'format' | 'empty' } {
+  return typed.trim() === '' ? { hours: null } : hoursPerDay(typed);
+}
+
+export interface HolidayDraft {
+  name: string;
+  starts_on: string | null;
+  ends_on: string | null;
+  /** As typed; empty: the whole day. */
+  hours: string;
+}
+
+export interface HolidayValues {
+  name: string;
+  starts_on: string;
+  ends_on: string;
+  hours: number | null;
+}
+
+/**
+ * What the holiday form sends: the last day defaults to the first; no hours are whole days
+ * (`hours: null`). Null when the form is incomplete or its hours do not read (its fields say why).
+ * `kept`: the hours stored and the text the form showed for them, so an untouched field sends
+ * them back as stored, not as rounded for the field (2.666667 shown as 2.67).
+ */
+export function holidayValues(draft: HolidayDraft, kept?: { text: string; hours: number | null }): HolidayValues | null {
+  if (!draft.starts_on) return null;
+  const h = kept && draft.hours === kept.text ? { hours: kept.hours } : holidayHours(draft.hours);
+  if ('error' in h) return null;
+  return { name: draft.name.trim(), starts_on: draft.starts_on, ends_on: draft.ends_on ?? draft.starts_on, hours: h.hours };
 }
 
 /**
