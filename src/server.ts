@@ -75,7 +75,7 @@ async function startSchedulers(config: Config, database: Database, app: FastifyI
   const { startSavedReportScheduler } = await import('./modules/reports/saved-reports/index.ts');
   const stops = [
     startRecurringScheduler(
-      { db: database.db, clock: config.clock, onError: (err, schedule) => app.log.error({ err, schedule }, 'a recurring invoice failed; it stays due') },
+      { db: database.db, clock: config.clock, baseUrl: publicUrlOf(config), onError: (err, schedule) => app.log.error({ err, schedule }, 'a recurring invoice failed; it stays due') },
       config.recurringIntervalMs,
       (err) => app.log.error({ err }, 'the recurring invoice scheduler failed'),
     ),

@@ -343,6 +343,28 @@ describe('the scheduler', () => {
     expect(messages).toEqual([{ invoice_id: made[4].invoice_id, recipients: [{ email: 'ap@globex.example', name: 'Accounts' }] }]);
   });
 
+  it("a sent occurrence's e-mail carries a client link to the invoice, as every invoice e-mail does (the server's PUBLIC_URL)", async () => {
+    await pauseAll();
+    await setClock('2026-06-01T09:00:00Z'); // a Monday
+    const schedule = await create(retainer({ frequency: 'weekly', anchor_day: 2, start_date: '2026-06-01', action: 'send', recipients: [{ email: 'ap@globex.example' }] }));
+    await setClock('2026-06-02T07:00:00Z');
+    expect(await runDueSchedules({ db: ctx.db, clock: ctx.clock.now, baseUrl: 'https://sheaf.example.com/' })).toEqual({ drafted: 0, sent: 1, skipped: 0 });
+    const [o] = await occurrences(schedule.id);
+    const mail = await ctx.db
+      .selectFrom('outbox')
+      .select('payload')
+      .where('company_id', '=', w.companyId)
+      .where('kind', '=', 'invoice_message')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const text = (mail.payload as { text: string }).text;
+    const token = /https:\/\/sheaf\.example\.com\/c#([\w-]{43})\n$/.exec(text)?.[1];
+    expect(token, text).toBeDefined();
+    const links = await ctx.db.selectFrom('client_links').select(['subject_type', 'subject_id']).where('subject_id', '=', o.invoice_id!).execute();
+    expect(links).toEqual([{ subject_type: 'invoice', subject_id: o.invoice_id }]);
+  });
+
   it('pause and resume: nothing is made while paused; resumed, it goes on from today', async () => {
     await pauseAll();
     await setClock('2026-01-01T09:00:00Z');

@@ -53,9 +53,9 @@ const runDue: AdminCommand<{ workspaceId?: string }> = {
     if (id !== undefined && !isId(id)) throw new UsageError(`--workspace must be a workspace id (see "sheaf admin workspace list"), not '${id}'.`);
     return { workspaceId: id };
   },
-  async run({ db, output, clock }, input) {
+  async run({ db, output, clock, baseUrl }, input) {
     if (input.workspaceId) await requireWorkspace(db, input.workspaceId);
-    const summary = await runDueSchedules({ db, clock }, { workspaceId: input.workspaceId });
+    const summary = await runDueSchedules({ db, clock, baseUrl }, { workspaceId: input.workspaceId });
     const total = summary.drafted + summary.sent + summary.skipped;
     print(output, summary, () =>
       total === 0

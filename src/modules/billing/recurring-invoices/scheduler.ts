@@ -45,6 +45,11 @@ import { calendarOf, invoiceBody, stateOf } from './service.ts';
 export interface SchedulerDeps {
   db: Kysely<DB>;
   clock: Clock;
+  /**
+   * The server's public URL (PUBLIC_URL): with it, a sent occurrence's e-mail
+   * carries a client link, as every invoice e-mail does; without it, none.
+   */
+  baseUrl?: string;
   /** Candidates read per scan query. */
   batchSize?: number;
   /** Where a schedule's unexpected failure goes (the run goes on with the next schedule). */
@@ -84,7 +89,7 @@ async function advance(trx: Tx, s: ScheduleRow, date: string, now: Date) {
 }
 
 /** Makes the schedule's next due occurrence; null when there is none to make by this process. */
-async function makeOccurrence(db: Kysely<DB>, c: DueCandidate, now: Date): Promise<Outcome | null> {
+async function makeOccurrence(db: Kysely<DB>, c: DueCandidate, now: Date, baseUrl?: string): Promise<Outcome | null> {
   let attempted: string | null = null;
   try {
     return await withTenant(db, c.company_id, async (trx) => {
@@ -99,7 +104,7 @@ async function makeOccurrence(db: Kysely<DB>, c: DueCandidate, now: Date): Promi
       let outcome: Outcome = 'drafted';
       let note: string | null = null;
       if (s.action === 'send' && date === today) {
-        await sendInvoiceMessageIn(trx, p, invoice.id, { event_type: 'send', recipients: s.recipients }, now);
+        await sendInvoiceMessageIn(trx, p, invoice.id, { event_type: 'send', recipients: s.recipients }, now, { baseUrl });
         outcome = 'sent';
       } else if (s.action === 'send') {
         note = `Made late (on ${today}, after the server was down or stopped), so it was drafted, not sent: review and send it.`;
@@ -147,7 +152,7 @@ export async function runDueSchedules(deps: SchedulerDeps, { workspaceId }: { wo
     for (const c of batch) {
       try {
         // Catch-up: one occurrence per transaction, until the schedule is no longer due (or another process has it).
-        for (let outcome = await makeOccurrence(deps.db, c, now); outcome !== null; outcome = await makeOccurrence(deps.db, c, now)) {
+        for (let outcome = await makeOccurrence(deps.db, c, now, deps.baseUrl); outcome !== null; outcome = await makeOccurrence(deps.db, c, now, deps.baseUrl)) {
           summary[outcome] += 1;
         }
       } catch (err) {
