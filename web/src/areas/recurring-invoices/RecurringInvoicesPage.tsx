@@ -138,6 +138,14 @@ function Occurrences({ schedule: s }: { schedule: Schedule }) {
   const t = useRecurringTexts();
   const format = useFormat();
   const result = (o: Occurrence) => t(`occurrence.${o.outcome}`);
+  // The scheduler writes its notes in English; the known ones are said in the person's language.
+  const noteOf = (note: string) => {
+    const late = /^Made late \(on (\d{4}-\d{2}-\d{2})/.exec(note);
+    if (late) return t('occurrence.lateNote', { date: format.day(late[1]) });
+    if (note.startsWith('Nothing to import')) return t('occurrence.nothingNote');
+    if (note.startsWith('The client is archived')) return t('occurrence.clientArchivedNote');
+    return null;
+  };
   return (
     <div className="mt-4 border-t border-stone-100 pt-3">
       <h3 className="text-xs font-semibold text-stone-600 uppercase">{t('occurrences')}</h3>
@@ -170,7 +178,11 @@ function Occurrences({ schedule: s }: { schedule: Schedule }) {
                 </td>
                 <td className="py-1.5">
                   <span className="font-medium">{result(o)}</span>
-                  {o.note && <span className="block text-xs text-stone-600">{o.note}</span>}
+                  {o.note && (
+                    <span className="block text-xs text-stone-600" lang={noteOf(o.note) === null ? 'en' : undefined}>
+                      {noteOf(o.note) ?? o.note}
+                    </span>
+                  )}
                 </td>
               </tr>
             ))}

@@ -1,7 +1,6 @@
 import type { CalendarDate } from '@internationalized/date';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { describeError, formErrors } from '../../api/errors.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -23,16 +22,30 @@ import {
 import { useRecurringTexts } from './texts.ts';
 import { projectLabel } from '../../ui/labels.ts';
 import { activeClientsQuery, clientProjectsQuery } from '../../api/clients.ts';
+import { useFormat } from '../../api/format.ts';
+import { kindChoicesQuery } from '../../api/item-categories.ts';
+import { serverNow } from '../../api/server-clock.ts';
+import { KindPicker } from '../../ui/KindPicker.tsx';
+import { DEFAULT_KIND, kindLabel, kindText } from '../../ui/kinds.ts';
+import { scheduleErrors } from './errors.ts';
+import { formatRecipients, parseRecipients } from './recipients.ts';
 
 type Frequency = Schedule['frequency'];
 type TimeSummary = NonNullable<ScheduleBody['time_summary']>;
 type ExpenseSummary = NonNullable<ScheduleBody['expense_summary']>;
 
+type TemplateLine = Schedule['line_items'][number];
+
 interface LineRow {
   key: number;
+  kind: string;
   description: string;
   quantity: number;
   unit_price: number;
+  taxed: boolean;
+  taxed2: boolean;
+  /** What the form does not show (a credit's effect, a project): sent back as it came, so an edit keeps it. */
+  rest: Pick<TemplateLine, 'effect' | 'project_id'>;
 }
 
 const FREQUENCIES: Frequency[] = ['weekly', 'monthly', 'quarterly', 'yearly'];
@@ -40,17 +53,22 @@ const TIME_SUMMARIES: TimeSummary[] = ['project', 'task', 'people', 'detailed'];
 const EXPENSE_SUMMARIES: ExpenseSummary[] = ['project', 'category', 'people', 'detailed'];
 
 let nextKey = 1;
-const emptyLine = (): LineRow => ({ key: nextKey++, description: '', quantity: 1, unit_price: NaN });
+const emptyLine = (): LineRow => ({ key: nextKey++, kind: DEFAULT_KIND, description: '', quantity: 1, unit_price: NaN, taxed: true, taxed2: true, rest: {} });
 
-const todayIso = () => new Date().toISOString().slice(0, 10);
-
-/** The e-mail addresses typed into "Send to", as recipients. */
-const recipientsOf = (text: string) =>
-  text
-    .split(/[,;\s]+/)
-    .map((e) => e.trim())
-    .filter(Boolean)
-    .map((email) => ({ email }));
+/** A stored template line as the form's row: every field kept, shown or not. */
+const rowOf = (l: TemplateLine): LineRow => ({
+  key: nextKey++,
+  kind: kindLabel(l.kind ?? DEFAULT_KIND),
+  description: l.description ?? '',
+  quantity: l.quantity ?? 1,
+  unit_price: l.unit_price ?? NaN,
+  taxed: l.taxed ?? true,
+  taxed2: l.taxed2 ?? true,
+  rest: {
+    ...(l.effect !== undefined ? { effect: l.effect } : {}),
+    ...(l.project_id !== undefined ? { project_id: l.project_id } : {}),
+  },
+});
 
 /**
  * A recurring invoice's form: when (frequency, day, start, end), what (fixed
@@ -60,6 +78,7 @@ const recipientsOf = (text: string) =>
  */
 export function ScheduleForm({ schedule, onSaved }: { schedule?: Schedule; onSaved: (saved: Schedule) => void }) {
   const t = useRecurringTexts();
+  const format = useFormat();
   const create = useCreateSchedule();
   const update = useUpdateSchedule();
   const keyFor = useIdempotencyKey();
@@ -69,14 +88,12 @@ export function ScheduleForm({ schedule, onSaved }: { schedule?: Schedule; onSav
   const [clientId, setClientId] = useState(schedule?.client.id ?? '');
   const [frequency, setFrequency] = useState<Frequency>(schedule?.frequency ?? 'monthly');
   const [anchorDay, setAnchorDay] = useState(schedule?.anchor_day ?? 1);
-  const [start, setStart] = useState<CalendarDate | null>(pickerDate(schedule?.start_date ?? todayIso()));
+  const [start, setStart] = useState<CalendarDate | null>(pickerDate(schedule?.start_date ?? format.dayOf(serverNow())));
   const [end, setEnd] = useState<CalendarDate | null>(pickerDate(schedule?.end_date));
   const [source, setSource] = useState<Schedule['source']>(schedule?.source ?? 'lines');
-  const [lines, setLines] = useState<LineRow[]>(
-    schedule?.line_items.length
-      ? schedule.line_items.map((l) => ({ key: nextKey++, description: l.description ?? '', quantity: l.quantity ?? 1, unit_price: l.unit_price ?? NaN }))
-      : [emptyLine()],
-  );
+  const [lines, setLines] = useState<LineRow[]>(schedule?.line_items.length ? schedule.line_items.map(rowOf) : [emptyLine()]);
+  // The second tax's checkbox, when the schedule has a second tax (or a line already leaves it out).
+  const hasTax2 = schedule ? schedule.tax2 !== null || schedule.line_items.some((l) => l.taxed2 === false) : false;
   const [projectIds, setProjectIds] = useState<string[]>(schedule?.project_ids ?? []);
   const [timeSummary, setTimeSummary] = useState<TimeSummary | 'none'>((schedule?.time_summary as TimeSummary | null) ?? 'project');
   const [expenseSummary, setExpenseSummary] = useState<ExpenseSummary | 'none'>((schedule?.expense_summary as ExpenseSummary | null) ?? 'none');
@@ -85,20 +102,18 @@ export function ScheduleForm({ schedule, onSaved }: { schedule?: Schedule; onSav
   const [tax, setTax] = useState<number>(schedule?.tax ?? NaN);
   const [discount, setDiscount] = useState<number>(schedule?.discount ?? NaN);
   const [action, setAction] = useState<Schedule['action']>(schedule?.action ?? 'draft');
-  const [recipients, setRecipients] = useState(schedule?.recipients.map((r) => r.email).join(', ') ?? '');
+  const [recipients, setRecipients] = useState(formatRecipients(schedule?.recipients ?? []));
   const [paused, setPaused] = useState(schedule?.is_paused ?? false);
 
   const { reset } = mutation;
   useEffect(() => reset(), [clientId, frequency, anchorDay, start, end, source, lines, projectIds, timeSummary, expenseSummary, subject, notes, tax, discount, action, recipients, reset]);
 
-  const lineFields = lines.flatMap((_, i) => ['description', 'quantity', 'unit_price'].map((f) => `line_items.${i}.${f}`));
-  const formed = formErrors(mutation.error, [
-    'client_id', 'frequency', 'anchor_day', 'start_date', 'end_date', 'source', 'line_items', 'project_ids', 'time_summary', 'expense_summary',
+  const lineFields = lines.flatMap((_, i) => ['kind', 'description', 'quantity', 'unit_price'].map((f) => `line_items.${i}.${f}`));
+  const formFields = [
+    'client_id', 'frequency', 'anchor_day', 'start_date', 'end_date', 'source', 'time_summary', 'expense_summary',
     'subject', 'notes', 'tax', 'discount', 'action', 'recipients', ...lineFields,
-  ]);
-  // One field holds every recipient: a refusal of any of them (recipients.2.email) shows under it.
-  const refused = mutation.error ? describeError(mutation.error) : undefined;
-  const { fieldErrors, summary } = refused?.field?.startsWith('recipients.') ? { fieldErrors: { recipients: refused.message }, summary: undefined } : formed;
+  ];
+  const { fieldErrors, summary } = scheduleErrors(mutation.error, formFields, t);
 
   const dayOptions: SelectOption[] =
     frequency === 'weekly'
@@ -115,9 +130,13 @@ export function ScheduleForm({ schedule, onSaved }: { schedule?: Schedule; onSav
     ...(source === 'lines'
       ? {
           line_items: lines.map((l) => ({
+            ...l.rest,
+            kind: l.kind,
             description: l.description.trim() || null,
             quantity: Number.isNaN(l.quantity) ? 1 : l.quantity,
             unit_price: Number.isNaN(l.unit_price) ? 0 : l.unit_price,
+            taxed: l.taxed,
+            taxed2: l.taxed2,
           })),
         }
       : {
@@ -130,7 +149,7 @@ export function ScheduleForm({ schedule, onSaved }: { schedule?: Schedule; onSav
     tax: Number.isNaN(tax) ? null : tax,
     discount: Number.isNaN(discount) ? null : discount,
     action,
-    recipients: recipientsOf(recipients),
+    recipients: parseRecipients(recipients),
     is_paused: paused,
   });
 
@@ -201,7 +220,7 @@ export function ScheduleForm({ schedule, onSaved }: { schedule?: Schedule; onSav
         onSelectionChange={(key) => setSource(key as Schedule['source'])}
       />
       {source === 'lines' ? (
-        <Lines lines={lines} setLines={setLines} />
+        <Lines lines={lines} setLines={setLines} hasTax2={hasTax2} />
       ) : (
         <>
           <Projects clientId={clientId} chosen={projectIds} onChange={setProjectIds} />
@@ -257,8 +276,9 @@ export function ScheduleForm({ schedule, onSaved }: { schedule?: Schedule; onSav
   );
 }
 
-function Lines({ lines, setLines }: { lines: LineRow[]; setLines: (l: LineRow[]) => void }) {
+function Lines({ lines, setLines, hasTax2 }: { lines: LineRow[]; setLines: (l: LineRow[]) => void; hasTax2: boolean }) {
   const t = useRecurringTexts();
+  const { data: kinds = [] } = useQuery(kindChoicesQuery);
   const setLine = (i: number, patch: Partial<LineRow>) => setLines(lines.map((l, j) => (j === i ? { ...l, ...patch } : l)));
   return (
     <fieldset className="flex flex-col gap-3">
@@ -269,13 +289,24 @@ function Lines({ lines, setLines }: { lines: LineRow[]; setLines: (l: LineRow[])
             <TextField label={t('form.description')} name={`line_items.${i}.description`} value={l.description} onChange={(description) => setLine(i, { description })} />
             <NumberField label={t('form.quantity')} name={`line_items.${i}.quantity`} value={l.quantity} onChange={(quantity) => setLine(i, { quantity })} minValue={0} formatOptions={{ maximumFractionDigits: 4 }} />
             <NumberField label={t('form.unitPrice')} name={`line_items.${i}.unit_price`} value={l.unit_price} onChange={(unit_price) => setLine(i, { unit_price })} minValue={0} formatOptions={{ maximumFractionDigits: 4 }} />
-            {lines.length > 1 && (
-              <div className="sm:col-span-3">
+            <div className="flex flex-wrap items-end gap-x-5 gap-y-3 sm:col-span-3">
+              <div className="min-w-48">
+                <KindPicker label={t('form.kind')} name={`line_items.${i}.kind`} value={l.kind} onChange={(kind) => setLine(i, { kind })} kinds={kinds} kindText={(k) => kindText(t, k)} />
+              </div>
+              <Checkbox isSelected={l.taxed} onChange={(taxed) => setLine(i, { taxed })}>
+                {t('form.taxed')}
+              </Checkbox>
+              {hasTax2 && (
+                <Checkbox isSelected={l.taxed2} onChange={(taxed2) => setLine(i, { taxed2 })}>
+                  {t('form.taxed2')}
+                </Checkbox>
+              )}
+              {lines.length > 1 && (
                 <Button variant="quiet" onPress={() => setLines(lines.filter((_, j) => j !== i))}>
                   {t('form.removeLine', { n: i + 1 })}
                 </Button>
-              </div>
-            )}
+              )}
+            </div>
           </li>
         ))}
       </ol>
