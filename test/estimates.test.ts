@@ -176,6 +176,27 @@ describe('creating estimates', () => {
     // A project of the client is kept on the line.
     expect((await post({ line_items: [{ ...line, project_id: projectId }] })).json().line_items[0].project_id).toBe(projectId);
   });
+
+  it('refuses a negative quantity or unit price speaking of what an estimate takes, never of credit lines it has none of', async () => {
+    const refusals = [
+      await api(s.owner, 'POST', '/web/api/estimates', { client_id: clientId, line_items: [{ ...line, quantity: -1 }] }),
+      await api(s.owner, 'POST', '/web/api/estimates', { client_id: clientId, line_items: [line, { ...line, unit_price: -5 }] }),
+    ];
+    const draft = (await api(s.owner, 'POST', '/web/api/estimates', { client_id: clientId, line_items: [line] })).json();
+    refusals.push(await api(s.owner, 'PATCH', `/web/api/estimates/${draft.id}`, { line_items: [{ ...line, unit_price: -1 }] }));
+    for (const [n, res] of refusals.entries()) {
+      const field = ['line_items.0.quantity', 'line_items.1.unit_price', 'line_items.0.unit_price'][n];
+      expectError(res, 400, 'invalid_request', field);
+      expect(res.json().message).toBe(
+        `${field} must not be negative. An estimate's lines are charges with a quantity and a unit price of zero or more; to lower its total, use its discount.`,
+      );
+      expect(res.json().message).not.toMatch(/credit/i);
+    }
+    // An invoice, which has credit lines, still points to them.
+    const invoice = await api(s.owner, 'POST', '/api/v2/invoices', { client_id: clientId, line_items: [{ quantity: -1, unit_price: 10 }] });
+    expectError(invoice, 400, 'invalid_request', 'line_items.0.quantity');
+    expect(invoice.json().message).toBe("line_items.0.quantity must not be negative. Credits are lines with effect 'credit' and positive numbers.");
+  });
 });
 
 describe('changing estimates', () => {

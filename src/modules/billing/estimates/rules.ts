@@ -54,3 +54,9 @@ export type EstimateAnswer = keyof typeof ANSWERS;
 
 /** The estimate's PDF, named in the client's language (invoices' documentFilename). */
 export const pdfFilename = (number: string, language: string) => documentFilename('estimate', number, language);
+
+/**
+ * How an estimate refuses a negative quantity or unit price: it has no credit lines (the
+ * invoices' hint would point at an `effect` it does not take), so it says what it takes.
+ */
+export const NEGATIVE_LINE_HINT = " An estimate's lines are charges with a quantity and a unit price of zero or more; to lower its total, use its discount.";

@@ -40,7 +40,7 @@ import {
   type EstimateRow,
   type NewEstimateLine,
 } from './queries.ts';
-import { ANSWERS, assertAllows, type EstimateAnswer } from './rules.ts';
+import { ANSWERS, NEGATIVE_LINE_HINT, assertAllows, type EstimateAnswer } from './rules.ts';
 import type { EstimateCreateInput, EstimateLine, EstimatePatchInput } from './schemas.ts';
 
 /**
@@ -110,7 +110,9 @@ function assertValidity({ issue_date, valid_until }: { issue_date: string; valid
 /** The lines checked by the invoices' rule for explicit lines (projects of the client the caller may invoice). */
 async function checkedLines(trx: Tx, p: Principal, clientId: string, inputs: EstimateLine[]): Promise<NewEstimateLine[]> {
   const named = inputs.flatMap((l) => (l.project_id == null ? [] : [l.project_id]));
-  const lines = explicitLines(inputs, await invoiceProjects(trx, p, clientId, named), await kindChoices(trx, p.companyId, inputs));
+  const lines = explicitLines(inputs, await invoiceProjects(trx, p, clientId, named), await kindChoices(trx, p.companyId, inputs), {
+    negativeHint: NEGATIVE_LINE_HINT,
+  });
   return lines.map((l) => ({
     id: l.id,
     kind: l.kind,

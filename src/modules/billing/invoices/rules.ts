@@ -62,12 +62,13 @@ export function decimalValue(
   return d.toFixed();
 }
 
-const CREDIT_HINT = " Credits are lines with effect 'credit' and positive numbers.";
+/** What a negative quantity or unit price is told on an invoice: a credit is a line of its own. */
+export const CREDIT_HINT = " Credits are lines with effect 'credit' and positive numbers.";
 
-export const quantityValue = (field: string, value: unknown) =>
-  decimalValue(field, value, { decimals: QUANTITY_DECIMALS, max: MAX_QUANTITY, hint: CREDIT_HINT });
-export const unitPriceValue = (field: string, value: unknown) =>
-  decimalValue(field, value, { decimals: UNIT_PRICE_DECIMALS, max: MAX_UNIT_PRICE, hint: CREDIT_HINT });
+export const quantityValue = (field: string, value: unknown, hint = CREDIT_HINT) =>
+  decimalValue(field, value, { decimals: QUANTITY_DECIMALS, max: MAX_QUANTITY, hint });
+export const unitPriceValue = (field: string, value: unknown, hint = CREDIT_HINT) =>
+  decimalValue(field, value, { decimals: UNIT_PRICE_DECIMALS, max: MAX_UNIT_PRICE, hint });
 
 /** tax, tax2, discount: a percentage 0..100 with at most four decimal places. */
 export function percentValue(field: string, value: unknown): string {

@@ -183,8 +183,15 @@ export async function kindChoices(trx: Tx, companyId: string, lines: ReadonlyArr
 /**
  * Explicit lines. A kind sent must name an active item category (ignoring case) and is
  * stored as the category spells it; an omitted one is `Service`, the spec's default.
+ * `negativeHint` ends the 400 of a negative quantity or unit price (default: an invoice's
+ * credit lines; estimates, which have none, say what they take instead).
  */
-export function explicitLines(inputs: LineInput[], projects: InvoiceProjects, kinds: readonly string[]): NewLine[] {
+export function explicitLines(
+  inputs: LineInput[],
+  projects: InvoiceProjects,
+  kinds: readonly string[],
+  { negativeHint }: { negativeHint?: string } = {},
+): NewLine[] {
   return inputs.map((l, i) => {
     const at = (field: string) => `line_items.${i}.${field}`;
     const kind = l.kind === undefined ? DEFAULT_KIND : matchKind(kinds, sentKind(at('kind'), l.kind), at('kind'));
@@ -193,8 +200,8 @@ export function explicitLines(inputs: LineInput[], projects: InvoiceProjects, ki
       id: newId(),
       kind,
       description: lineDescription(at('description'), l.description),
-      quantity: l.quantity === undefined ? '1' : quantityValue(at('quantity'), l.quantity),
-      unit_price: l.unit_price === undefined ? '0' : unitPriceValue(at('unit_price'), l.unit_price),
+      quantity: l.quantity === undefined ? '1' : quantityValue(at('quantity'), l.quantity, negativeHint),
+      unit_price: l.unit_price === undefined ? '0' : unitPriceValue(at('unit_price'), l.unit_price, negativeHint),
       effect: l.effect ?? 'charge',
       taxed: l.taxed ?? true,
       taxed2: l.taxed2 ?? true,
