@@ -141,8 +141,8 @@ describe('the page of an estimate', () => {
     expect(res.json()).toEqual({
       kind: 'estimate',
       language: 'en',
-      seller: { name: 'Acme Studio', address: '1 Main Street\n10115 Berlin', email: 'billing@acme.test', phone: null, tax_id: null },
-      client: { name: 'Globex', address: '5 Client Road\nHamburg' },
+      seller: { name: 'Acme Studio', address: '1 Main Street\n10115 Berlin', email: 'billing@acme.test', phone: null, tax_id: null, vat_id: null },
+      client: { name: 'Globex', address: '5 Client Road\nHamburg', vat_id: null },
       estimate: {
         number: e.number,
         state: 'sent',
@@ -188,6 +188,16 @@ describe('the page of an estimate', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     const flat = (await extractText(new Uint8Array(res.rawPayload), { mergePages: true })).text.replace(/[\s\u00a0\u202f]+/g, ' ');
     for (const part of ['ESTIMATE', `Estimate number ${e.number}`, 'Valid until', 'Globex', 'Design', '€280.50']) expect(flat).toContain(part);
+  }, 60_000);
+
+  it('names the PDF in the client’s language, as the estimate page’s PDF route does: Angebot-<number>.pdf for a German client', async () => {
+    const { e, token } = await sentEstimate({ client_id: germanId });
+    const res = await pdf(token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="Angebot-${e.number}.pdf"`);
+    const own = await api(s.owner, 'GET', `/web/api/estimates/${e.id}/pdf?download=true`);
+    expect(own.headers['content-disposition']).toBe(`attachment; filename="Angebot-${e.number}.pdf"`);
+    expect((await page(token)).json().language).toBe('de');
   }, 60_000);
 
   it('shows only its own estimate: no other estimate or invoice of the client or the workspace', async () => {

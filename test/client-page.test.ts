@@ -133,8 +133,8 @@ describe('the page', () => {
     expect(body).toEqual({
       kind: 'invoice',
       language: 'en',
-      seller: { name: 'Acme Studio', address: '1 Main Street\n10115 Berlin', email: 'billing@acme.test', phone: null, tax_id: 'DE123456789' },
-      client: { name: 'Globex', address: '5 Client Road\nHamburg' },
+      seller: { name: 'Acme Studio', address: '1 Main Street\n10115 Berlin', email: 'billing@acme.test', phone: null, tax_id: 'DE123456789', vat_id: null },
+      client: { name: 'Globex', address: '5 Client Road\nHamburg', vat_id: null },
       invoice: {
         number: inv.number,
         state: 'open',
@@ -186,6 +186,31 @@ describe('the page', () => {
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
   }, 60_000);
+
+  it('for a German client: the PDF and e-invoices named in German as the invoice routes name them, and both VAT IDs shown', async () => {
+    const german = await insertClient(ctx.db, w.companyId, { name: 'Müller Bau GmbH', address: 'Hauptstraße 1\n80331 München' });
+    await ctx.db.updateTable('clients').set({ language: 'de', vat_id: 'DE811111111', country_code: 'DE', invoice_email: 'ap@mueller.test' }).where('id', '=', german).execute();
+    await ctx.db.insertInto('invoice_settings').values({ company_id: w.companyId, vat_id: 'DE999999999', country_code: 'DE', vat_exemption_reason: 'Exempt' }).execute();
+    try {
+      const inv = await draft({ client_id: german, number: 'RE-2026-007' });
+      const { token } = await sendAndTakeToken(inv.id);
+      const shown = (await page(token)).json();
+      expect(shown.language).toBe('de');
+      expect(shown.seller).toMatchObject({ tax_id: 'DE123456789', vat_id: 'DE999999999' });
+      expect(shown.client).toEqual({ name: 'Müller Bau GmbH', address: 'Hauptstraße 1\n80331 München', vat_id: 'DE811111111' });
+      const res = await pdf(token);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['content-disposition']).toBe('attachment; filename="Rechnung-RE-2026-007.pdf"');
+      // The same name as the invoice's own PDF route gives.
+      const own = await api(w.owner, 'GET', `/api/v2/invoices/${inv.id}/pdf`);
+      expect(own.headers['content-disposition']).toContain('filename="Rechnung-RE-2026-007.pdf"');
+      const xml = await api(null, 'POST', '/web/api/client-page/e-invoice', { token, format: 'cii' });
+      expect(xml.statusCode, xml.body).toBe(200);
+      expect(xml.headers['content-disposition']).toBe('attachment; filename="Rechnung-RE-2026-007-cii.xml"');
+    } finally {
+      await ctx.db.deleteFrom('invoice_settings').where('company_id', '=', w.companyId).execute();
+    }
+  }, 120_000);
 
   it('offers the e-invoices the invoice can be, and gives them; an estimate’s or a revoked link none', async () => {
     const inv = await draft();

@@ -259,11 +259,15 @@ test('a German client accepts on its page; a revoked link stops at once', async 
   await ok(workspace.api('POST', `/web/api/estimates/${e.id}/send`, { recipients: [{ email: 'einkauf@mueller.example' }] }));
   const link = await linkTo(sheaf, 'einkauf@mueller.example');
 
-  const context = await browser.newContext({ baseURL });
+  const context = await browser.newContext({ baseURL, acceptDownloads: true });
   const client = await context.newPage();
   await visit(client, link, 'client-estimate-de');
   await expect(client.getByRole('heading', { level: 1 })).toHaveText(`Angebot ${e.number}`);
   await expect(client.getByText('Ohne Enddatum')).toBeVisible();
+  // The PDF is saved under the name the server gives it, in the client's language.
+  const pdf = client.waitForEvent('download');
+  await client.getByRole('button', { name: 'PDF herunterladen' }).click();
+  expect((await pdf).suggestedFilename()).toBe(`Angebot-${e.number}.pdf`);
   await client.getByRole('button', { name: 'Angebot annehmen' }).click();
   const dialog = client.getByRole('dialog', { name: `Angebot ${e.number} annehmen?` });
   await expect(dialog).toContainText('1.500,00');

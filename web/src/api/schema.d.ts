@@ -19628,10 +19628,12 @@ export interface operations {
                             email: string | null;
                             phone: string | null;
                             tax_id: string | null;
+                            vat_id: string | null;
                         };
                         client: {
                             name: string;
                             address: string | null;
+                            vat_id: string | null;
                         };
                         invoice: {
                             number: string;
@@ -19693,10 +19695,12 @@ export interface operations {
                             email: string | null;
                             phone: string | null;
                             tax_id: string | null;
+                            vat_id: string | null;
                         };
                         client: {
                             name: string;
                             address: string | null;
+                            vat_id: string | null;
                         };
                         estimate: {
                             number: string;
@@ -19887,10 +19891,12 @@ export interface operations {
                             email: string | null;
                             phone: string | null;
                             tax_id: string | null;
+                            vat_id: string | null;
                         };
                         client: {
                             name: string;
                             address: string | null;
+                            vat_id: string | null;
                         };
                         estimate: {
                             number: string;
@@ -19986,10 +19992,12 @@ export interface operations {
                             email: string | null;
                             phone: string | null;
                             tax_id: string | null;
+                            vat_id: string | null;
                         };
                         client: {
                             name: string;
                             address: string | null;
+                            vat_id: string | null;
                         };
                         estimate: {
                             number: string;

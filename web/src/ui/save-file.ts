@@ -13,3 +13,17 @@ export function saveFile(data: Blob, filename: string) {
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
 }
+
+/** The name in a Content-Disposition header (`attachment; filename="x.xml"`, or the RFC 5987 `filename*=UTF-8''…`), or null. */
+export function filenameOf(disposition: string | null): string | null {
+  const star = disposition?.match(/filename\*=UTF-8''([^;]+)/i);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1]);
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  const plain = disposition?.match(/filename="([^"]+)"/i) ?? disposition?.match(/filename=([^;]+)/i);
+  return plain ? plain[1].trim() : null;
+}

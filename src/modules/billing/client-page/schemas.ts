@@ -16,10 +16,20 @@ export const ClientInvoiceSchema = Type.Object(
     kind: Type.Literal('invoice'),
     language: Enum(['en', 'de'], "The client's language: the page is shown in it."),
     seller: Type.Object(
-      { name: Type.String(), address: Nullable(Type.String()), email: Nullable(Type.String()), phone: Nullable(Type.String()), tax_id: Nullable(Type.String()) },
+      {
+        name: Type.String(),
+        address: Nullable(Type.String()),
+        email: Nullable(Type.String()),
+        phone: Nullable(Type.String()),
+        tax_id: Nullable(Type.String()),
+        vat_id: Nullable(Type.String({ description: "The seller's VAT ID (USt-IdNr.) as the PDF prints it; null: none." })),
+      },
       { additionalProperties: false },
     ),
-    client: Type.Object({ name: Type.String(), address: Nullable(Type.String()) }, { additionalProperties: false }),
+    client: Type.Object(
+      { name: Type.String(), address: Nullable(Type.String()), vat_id: Nullable(Type.String({ description: "The client's VAT ID as the PDF prints it; null: none." })) },
+      { additionalProperties: false },
+    ),
     invoice: Type.Object(
       {
         number: Type.String(),

@@ -112,13 +112,14 @@ export async function clientPagePdf(db: Kysely<DB>, token: unknown, now: Date): 
 
 /**
  * What the page shows first, alike for an invoice and an estimate: the client's language (the
- * page's), the seller as the document prints it and the client.
+ * page's), the seller as the document prints it (with its tax number and VAT ID) and the client
+ * (with its VAT ID, as drawClient prints it).
  */
 function pageHead({ workspace: w, client: c }: { workspace: Seller; client: EstimateDocument['client'] }) {
   return {
     language: isLanguage(c.language) ? c.language : 'en',
-    seller: { name: w.name, address: w.address, email: w.sender_email ?? null, phone: w.sender_phone ?? null, tax_id: w.tax_id ?? null },
-    client: { name: c.name, address: c.address },
+    seller: { name: w.name, address: w.address, email: w.sender_email ?? null, phone: w.sender_phone ?? null, tax_id: w.tax_id ?? null, vat_id: w.vat_id || null },
+    client: { name: c.name, address: c.address, vat_id: c.vat_id || null },
   };
 }
 

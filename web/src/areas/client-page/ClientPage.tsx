@@ -7,7 +7,7 @@ import { LOCALES, browserLanguage, setLanguage } from '../../ui/i18n.ts';
 import { DefinitionField as Field } from '../../ui/Definitions.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { useStackedTables } from '../../ui/stacked-tables.ts';
-import { useClientPage, useDownloadEInvoice, useDownloadPdf, type ClientInvoice, type EInvoiceName } from './api.ts';
+import { fileSafe, useClientPage, useDownloadEInvoice, useDownloadPdf, type ClientInvoice, type EInvoiceName } from './api.ts';
 import { EstimateView } from './EstimateView.tsx';
 import { DocumentTitle, Frame, LinesAndTotals, Notes, Parties } from './parts.tsx';
 import { useClientPageTexts } from './texts.ts';
@@ -56,9 +56,12 @@ export function ClientPage() {
   return data.kind === 'estimate' ? <EstimateView token={token} page={data} /> : <InvoiceView token={token} page={data} />;
 }
 
-/** The server's names (src/modules/billing/invoices/e-invoice-data.ts eInvoiceFilename). */
-const eInvoiceFilename = (number: string, format: EInvoiceName) =>
-  format === 'facturx' ? `invoice-${number}-facturx.pdf` : `invoice-${number}-${format}.xml`;
+/**
+ * The server's names in the client's language (src/modules/billing/invoices/format.ts documentFilename,
+ * e-invoice-data.ts eInvoiceFilename), used only when the download's Content-Disposition is unreadable.
+ */
+const invoiceFilename = (word: string, number: string, format: EInvoiceName | 'pdf') =>
+  `${word}-${fileSafe(number)}${format === 'pdf' ? '.pdf' : format === 'facturx' ? '-facturx.pdf' : `-${format}.xml`}`;
 
 function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
   const t = useClientPageTexts();
@@ -81,7 +84,7 @@ function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
           <div className="flex flex-col items-start gap-2 sm:items-end">
             <p className="text-sm text-stone-600">{t('amountDue')}</p>
             <p className="text-2xl font-semibold text-stone-900 tabular-nums">{money(i.due_amount)}</p>
-            <Button variant="primary" isPending={download.isPending} onPress={() => download.mutate(`invoice-${i.number}.pdf`)}>
+            <Button variant="primary" isPending={download.isPending} onPress={() => download.mutate(invoiceFilename(t('files.invoice'), i.number, 'pdf'))}>
               {t('downloadPdf')}
             </Button>
             {page.e_invoices.length > 0 && (
@@ -92,7 +95,7 @@ function InvoiceView({ token, page }: { token: string; page: ClientInvoice }) {
                     key={format}
                     variant="secondary"
                     isPending={eInvoice.isPending && eInvoice.variables?.format === format}
-                    onPress={() => eInvoice.mutate({ format, filename: eInvoiceFilename(i.number, format) })}
+                    onPress={() => eInvoice.mutate({ format, fallback: invoiceFilename(t('files.invoice'), i.number, format) })}
                   >
                     {t(`eInvoice.${format}`)}
                   </Button>

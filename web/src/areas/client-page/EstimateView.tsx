@@ -9,7 +9,7 @@ import { createFormat } from '../../ui/format.ts';
 import { LOCALES } from '../../ui/i18n.ts';
 import { useStackedTables } from '../../ui/stacked-tables.ts';
 import { TextArea } from '../../ui/TextArea.tsx';
-import { useAnswerEstimate, useDownloadPdf, type ClientEstimate } from './api.ts';
+import { fileSafe, useAnswerEstimate, useDownloadPdf, type ClientEstimate } from './api.ts';
 import { DocumentTitle, Frame, LinesAndTotals, Notes, Parties } from './parts.tsx';
 import { useClientPageTexts } from './texts.ts';
 
@@ -43,7 +43,7 @@ export function EstimateView({ token, page }: { token: string; page: ClientEstim
           <div className="flex flex-col items-start gap-2 sm:items-end">
             <p className="text-sm text-stone-600">{t('estimate.total')}</p>
             <p className="text-2xl font-semibold text-stone-900 tabular-nums">{money(e.amount)}</p>
-            <Button variant="secondary" isPending={download.isPending} onPress={() => download.mutate(`estimate-${e.number}.pdf`)}>
+            <Button variant="secondary" isPending={download.isPending} onPress={() => download.mutate(`${t('files.estimate')}-${fileSafe(e.number)}.pdf`)}>
               {t('downloadPdf')}
             </Button>
           </div>

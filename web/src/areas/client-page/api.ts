@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { call } from '../../api/call.ts';
 import type { paths } from '../../api/schema';
-import { saveFile } from '../../ui/save-file.ts';
+import { filenameOf, saveFile } from '../../ui/save-file.ts';
 
 /**
  * The client page's public calls: the page, its PDF and, for an estimate, the client's
@@ -26,10 +26,24 @@ export function useClientPage(token: string) {
   });
 }
 
-/** Downloads the PDF: fetched with the token in the body, saved through a short-lived blob link. */
+/** A filename-safe document number, as the server writes it in file names (invoices/format.ts fileSafe). */
+export const fileSafe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '') || 'invoice';
+
+/**
+ * Fetches a file with the token in the body and saves it through a short-lived blob link, under
+ * the name the server gives it (Content-Disposition: in the client's language, as the invoice and
+ * estimate routes name them, e.g. Rechnung-RE-7.pdf); `fallback` only when that header is unreadable.
+ */
+async function saveServed<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>, fallback: string) {
+  let response: Response | undefined;
+  const blob = (await call<T>(pending.then((r) => ((response = r.response), r)))) as Blob;
+  saveFile(blob, filenameOf(response?.headers.get('content-disposition') ?? null) ?? fallback);
+}
+
+/** Downloads the PDF of the page's invoice or estimate; `fallback`: the name when the server's is unreadable. */
 export function useDownloadPdf(token: string) {
   return useMutation({
-    mutationFn: async (filename: string) => saveFile((await call(api.POST('/web/api/client-page/pdf', { body: { token }, parseAs: 'blob' }))) as Blob, filename),
+    mutationFn: (fallback: string) => saveServed(api.POST('/web/api/client-page/pdf', { body: { token }, parseAs: 'blob' }), fallback),
   });
 }
 
@@ -38,8 +52,8 @@ export type EInvoiceName = ClientInvoice['e_invoices'][number];
 /** Downloads one of the e-invoices the page offers, the same way. */
 export function useDownloadEInvoice(token: string) {
   return useMutation({
-    mutationFn: async ({ format, filename }: { format: EInvoiceName; filename: string }) =>
-      saveFile((await call(api.POST('/web/api/client-page/e-invoice', { body: { token, format }, parseAs: 'blob' }))) as Blob, filename),
+    mutationFn: ({ format, fallback }: { format: EInvoiceName; fallback: string }) =>
+      saveServed(api.POST('/web/api/client-page/e-invoice', { body: { token, format }, parseAs: 'blob' }), fallback),
   });
 }
 

@@ -51,13 +51,23 @@ export function DocumentTitle({ title, subject, state }: { title: string; subjec
   );
 }
 
-/** Who sends the document, and to whom. */
+/** Who sends the document, and to whom: as the PDF prints them, with the tax number and the VAT IDs. */
 export function Parties({ seller, client }: Pick<ClientPageData, 'seller' | 'client'>) {
   const t = useClientPageTexts();
   return (
     <div className="grid gap-4 text-sm sm:grid-cols-2">
-      <Party label={t('from')} name={seller.name} lines={[seller.address, seller.email, seller.phone, seller.tax_id ? t('taxId', { id: seller.tax_id }) : null]} />
-      <Party label={t('to')} name={client.name} lines={[client.address]} />
+      <Party
+        label={t('from')}
+        name={seller.name}
+        lines={[
+          seller.address,
+          seller.email,
+          seller.phone,
+          seller.tax_id ? t('taxId', { id: seller.tax_id }) : null,
+          seller.vat_id ? t('vatId', { id: seller.vat_id }) : null,
+        ]}
+      />
+      <Party label={t('to')} name={client.name} lines={[client.address, client.vat_id ? t('vatId', { id: client.vat_id }) : null]} />
     </div>
   );
 }

@@ -9,6 +9,9 @@ const en = {
   from: 'From',
   to: 'To',
   taxId: 'Tax ID: {{id}}',
+  vatId: 'VAT ID: {{id}}',
+  /** The words the server's file names start with (src/i18n files.*), for when a download's own name is unreadable. */
+  files: { invoice: 'invoice', estimate: 'estimate' },
   issued: 'Issue date',
   due: 'Due date',
   purchaseOrder: 'Purchase order',
@@ -86,6 +89,8 @@ const de = {
   from: 'Von',
   to: 'An',
   taxId: 'Steuernummer: {{id}}',
+  vatId: 'USt-IdNr.: {{id}}',
+  files: { invoice: 'Rechnung', estimate: 'Angebot' },
   issued: 'Rechnungsdatum',
   due: 'Fällig am',
   purchaseOrder: 'Bestellnummer',

@@ -25,19 +25,8 @@ export function fallbackFilename(number: string, choice: EInvoiceChoice): string
   return choice === 'facturx' ? `invoice-${safe}-facturx.pdf` : `invoice-${safe}-${choice}.xml`;
 }
 
-/** The name in a Content-Disposition header (`attachment; filename="x.xml"`), or null. */
-export function filenameOf(disposition: string | null): string | null {
-  const star = disposition?.match(/filename\*=UTF-8''([^;]+)/i);
-  if (star) {
-    try {
-      return decodeURIComponent(star[1]);
-    } catch {
-      // fall through to the plain name
-    }
-  }
-  const plain = disposition?.match(/filename="([^"]+)"/i) ?? disposition?.match(/filename=([^;]+)/i);
-  return plain ? plain[1].trim() : null;
-}
+/** The name in a Content-Disposition header (ui/save-file.ts). */
+export { filenameOf } from '../../ui/save-file.ts';
 
 /** The fields a 422 `e_invoice_incomplete` names, or null for any other error. */
 export function missingFieldsOf(error: unknown): string[] | null {
