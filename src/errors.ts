@@ -138,6 +138,8 @@ export type Refusal =
   | 'approval_in_progress'
   /** The invoice's `state` (draft, open, paid, closed, voided) does not allow this any more: someone changed it meanwhile. */
   | 'invoice_state'
+  /** Payments are recorded on the invoice (`paid_amount`, `currency`): a void would strand them. */
+  | 'invoice_has_payments'
   /** The estimate's `state` does not allow this any more. */
   | 'estimate_state'
   /** Time and expenses are not recorded on an archived project. */

@@ -225,6 +225,20 @@ describe('POST /web/api/invoices/:id/close and /void', () => {
     expect(await state(paid)).toBe('paid');
   });
 
+  it('refuses to void an invoice with payments, which would strand them; without them it voids', async () => {
+    const id = await invoice();
+    const paid = await api(s.owner, 'POST', `/web/api/invoices/${id}/payments`, { amount: 50, paid_date: '2026-03-01' });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const res = await api(s.owner, 'POST', `/web/api/invoices/${id}/void`);
+    expectError(res, 409, 'conflict');
+    expect(res.json()).toMatchObject({ refusal: 'invoice_has_payments', paid_amount: 50 });
+    expect(await state(id)).toBe('open');
+    const [payment] = (await api(s.owner, 'GET', `/web/api/invoices/${id}/payments`)).json().payments;
+    expect((await api(s.owner, 'DELETE', `/web/api/invoices/${id}/payments/${payment.id}`)).statusCode).toBe(200);
+    expect((await api(s.owner, 'POST', `/web/api/invoices/${id}/void`)).statusCode).toBe(200);
+    expect(await state(id)).toBe('voided');
+  });
+
   it('is for owners and administrators in the web app: managers and members 403, API keys 403, foreign and unknown ids 404', async () => {
     const id = await invoice();
     for (const action of ['close', 'void']) {

@@ -75,6 +75,7 @@ const REFUSALS: Record<string, Sentence> = {
   project_archived: () => t('refusals.projectArchived'),
   project_unavailable: () => t('refusals.projectUnavailable'),
   not_assigned: (e) => t(e.body?.field === 'user_id' ? 'refusals.personNotAssigned' : 'refusals.youNotAssigned'),
+  invoice_has_payments: () => t('refusals.invoiceHasPayments'),
   invoice_state: (e) => t('refusals.invoiceState', { state: t(`refusals.invoiceStates.${stateOf(e, INVOICE_STATES)}`) }),
   estimate_state: (e) => t('refusals.estimateState', { state: t(`refusals.estimateStates.${stateOf(e, ESTIMATE_STATES)}`) }),
 };

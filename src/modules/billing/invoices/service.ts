@@ -6,7 +6,7 @@ import { actingUserId, auditActor } from '../../../access/operator.ts';
 import type { DB, InvoiceState, PaymentTerms } from '../../../db/types.ts';
 import { insertRow } from '../../../db/rows.ts';
 import { withTenant, type Tx } from '../../../db/tenant.ts';
-import { ApiError, badRequest, forbidden, notFound } from '../../../errors.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../../errors.ts';
 import type { PageParams } from '../../../http/pagination.ts';
 import { isId, newId } from '../../../ids.ts';
 import { instantOn, todayIn } from '../../../time/workspace-time.ts';
@@ -696,6 +696,13 @@ async function transitionIn(
   if (row.state !== 'open') {
     const hint = row.state === 'draft' ? ' Send it first, or delete the draft.' : '';
     throw wrongState(`Only open invoices can be ${to === 'paid' ? 'marked paid' : to}; this one is ${row.state}.${hint}`, row.state);
+  }
+  // A voided invoice asks nothing of the client: money recorded on it would be stranded there.
+  if (transition === 'void' && body.paid_amount > 0) {
+    throw conflict(
+      `Payments of ${row.paid_total} ${row.currency} are recorded on this invoice: delete them first (and refund the client, if they paid), then void it; or close it instead.`,
+      { refusal: 'invoice_has_payments', paid_amount: body.paid_amount, currency: row.currency },
+    );
   }
   const changes: Record<string, unknown> = { state: to };
   let payment: string | null = null;
