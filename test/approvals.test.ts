@@ -312,6 +312,30 @@ describe('approve', () => {
     expect((await statusesOf(ctx.db, w.companyId, [other]))[other]).toBe('submitted');
   });
 
+  it('blockers: unsubmitted time in the rest of the weeks an approval locks blocks it too; what it approves is the period', async () => {
+    const person = await freshPerson(ctx.db, w, { teammateOf: w.manager });
+    const week = nextWeek();
+    const monday = await entry(person, week.mon);
+    const wednesday = await entry(person, week.wed);
+    const period = { from: week.wed, to: week.sun };
+    expect((await submitAs(ctx.app, person, period)).json()).toMatchObject({ submitted_count: 1 });
+    // Approving Wednesday to Sunday would lock the whole week, Monday's unsubmitted entry with it.
+    const blocked = await approveAs(ctx.app, w.owner, { user_id: person.userId, ...period });
+    const pre = expectPreflight(expectError(blocked, 409, 'approval_blocked'));
+    expect(pre.blockers).toEqual([expect.objectContaining({ code: 'unsubmitted_time', time_entry_ids: [monday] })]);
+    expect(await statusesOf(ctx.db, w.companyId, [monday, wednesday])).toEqual({ [monday]: 'unsubmitted', [wednesday]: 'submitted' });
+    // Submitted, Monday blocks nothing; the approval approves Wednesday to Sunday only.
+    await submitAs(ctx.app, person, week.period);
+    let res = await approveAs(ctx.app, w.owner, { user_id: person.userId, ...period });
+    if (res.statusCode === 409 && res.json().error === 'approval_warnings_unacknowledged') {
+      const warned = res.json().preflight;
+      res = await approveAs(ctx.app, w.owner, { user_id: person.userId, ...period, preflight_fingerprint: warned.fingerprint, acknowledged_warning_codes: warned.warnings.map((x: { code: string }) => x.code) });
+    }
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ time_entry_count: 1 });
+    expect(await statusesOf(ctx.db, w.companyId, [monday, wednesday])).toEqual({ [monday]: 'submitted', [wednesday]: 'approved' });
+  });
+
   it('blockers: a running timer in the period is 409 approval_blocked (running_timer)', async () => {
     const person = await freshPerson(ctx.db, w);
     const done = await entry(person, '2026-06-09');

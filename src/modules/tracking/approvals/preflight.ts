@@ -3,7 +3,8 @@ import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
 import { badRequest } from '../../../errors.ts';
 import { isIsoDate } from '../../../time/workspace-time.ts';
-import { secondsToHours } from '../week/index.ts';
+import type { WeekStart } from '../../../db/types.ts';
+import { secondsToHours, weekEndOf, weekStartOf } from '../week/index.ts';
 import { breakMinutes, requiredBreak, totalHours, type BreakRule, type DayCapacity } from '../../planning/capacity/index.ts';
 
 /**
@@ -21,6 +22,17 @@ export { BLOCKER_CODES, WARNING_CODES } from './codes.ts';
 export interface Period {
   from: string;
   to: string;
+}
+
+/** Whether an item is dated in the period. */
+export const inPeriod = (i: Pick<PeriodItem, 'spent_date'>, period: Period) => i.spent_date >= period.from && i.spent_date <= period.to;
+
+/**
+ * The whole weeks (of the workspace's week start) a period touches: what its approval locks
+ * (week/lock.ts locks each week holding approved time), so what its preflight looks at.
+ */
+export function lockedWeeks(period: Period, weekStart: WeekStart): Period {
+  return { from: weekStartOf(period.from, weekStart), to: weekEndOf(weekStartOf(period.to, weekStart)) };
 }
 
 /** Days in an inclusive period. */
@@ -149,13 +161,15 @@ export interface PreflightCapacity {
  *   times are not judged: their breaks are unknown).
  */
 export function runPreflight(
-  items: readonly PeriodItem[],
+  weekItems: readonly PeriodItem[],
   inScope: (i: PeriodItem) => boolean,
   period: Period,
   capacity: PreflightCapacity,
 ): Preflight {
   const blockers: Finding[] = [];
   const warnings: Finding[] = [];
+  // The weeks' items beyond the period count for one thing: their being unsubmitted (below).
+  const items = weekItems.filter((i) => inPeriod(i, period));
   const scoped = items.filter(inScope);
 
   const running = scoped.filter((i) => i.kind === 'time' && i.is_running);
@@ -166,11 +180,13 @@ export function runPreflight(
       time_entry_ids: running.map((i) => i.id).sort(),
     });
   }
-  const open = scoped.filter((i) => isOpen(i) && !i.is_running);
+  // An approval locks the whole weeks it touches: an unsubmitted item of those weeks, even just
+  // outside the period, would be stuck in a locked week, so it blocks as one inside does.
+  const open = weekItems.filter((i) => inScope(i) && isOpen(i) && !i.is_running);
   if (open.length) {
     blockers.push({
       code: 'unsubmitted_time',
-      message: 'The period holds time or expenses that are not submitted (or were rejected and not submitted again).',
+      message: 'The period, or the rest of the weeks an approval of it locks, holds time or expenses that are not submitted (or were rejected and not submitted again).',
       time_entry_ids: open.filter((i) => i.kind === 'time').map((i) => i.id).sort(),
       expense_ids: open.filter((i) => i.kind === 'expense').map((i) => i.id).sort(),
     });
@@ -259,5 +275,5 @@ export function runPreflight(
   if (overlapping.size) {
     warnings.push({ code: 'overlapping_entries', message: 'Time entries of one day overlap in time.', time_entry_ids: visibleOverlaps });
   }
-  return { fingerprint: fingerprintOf(items), blockers, warnings };
+  return { fingerprint: fingerprintOf(weekItems), blockers, warnings };
 }

@@ -22,6 +22,8 @@ import {
   checkReason,
   fingerprintOf,
   isSubmittable,
+  inPeriod,
+  lockedWeeks,
   runPreflight,
   type Period,
   type PeriodItem,
@@ -246,9 +248,11 @@ async function capacityFor(trx: Tx, companyId: string, personId: string, period:
 /** reviewPeriod inside the caller's transaction (the web app's review reads more in the same one). */
 export async function reviewPeriodIn(trx: Tx, p: Principal, input: ReviewInput) {
   const review = await resolveReview(trx, p, input);
-  const items = await periodItems(trx, p.companyId, review.person.user_id, input, false);
+  // The items of the whole weeks an approval would lock (the period's, and any week-mates).
+  const weeks = lockedWeeks(input, (await loadApprovalSettings(trx, p.companyId)).week_start);
+  const items = await periodItems(trx, p.companyId, review.person.user_id, weeks, false);
   const capacity = await capacityFor(trx, p.companyId, review.person.user_id, input);
-  return { review, items, capacity, preflight: runPreflight(items, scopeOf(review), input, capacity) };
+  return { review, weeks, items, capacity, preflight: runPreflight(items, scopeOf(review), input, capacity) };
 }
 
 /** Test seam: runs between the preflight and the locked approval (tests use it to change the period meanwhile). */
@@ -275,7 +279,8 @@ export async function approve(db: Kysely<DB>, p: Principal, input: ApproveInput,
   if (input.preflight_fingerprint !== undefined && input.preflight_fingerprint !== preflight.fingerprint) {
     throw preflightError('approval_preflight_stale', 'The period changed after that preflight; review the current one (in this response).', preflight);
   }
-  const toApprove = reviewed.items.filter((i) => inScope(i) && i.approval_status === 'submitted');
+  const approvable = (i: PeriodItem) => inPeriod(i, input) && inScope(i) && i.approval_status === 'submitted';
+  const toApprove = reviewed.items.filter(approvable);
   const warningCodes = [...new Set(preflight.warnings.map((w) => w.code))].sort();
   if (toApprove.length === 0) {
     return { time_entry_count: 0, expense_count: 0, preflight_fingerprint: preflight.fingerprint, acknowledged_warning_codes: [] as string[] };
@@ -292,7 +297,7 @@ export async function approve(db: Kysely<DB>, p: Principal, input: ApproveInput,
 
   return withTenant(db, p.companyId, async (trx) => {
     await lockPersonTimeForApproval(trx, p.companyId, personId);
-    const items = await periodItems(trx, p.companyId, personId, input, true);
+    const items = await periodItems(trx, p.companyId, personId, reviewed.weeks, true);
     if (fingerprintOf(items) !== preflight.fingerprint) {
       throw preflightError(
         'approval_conflict',
@@ -300,7 +305,7 @@ export async function approve(db: Kysely<DB>, p: Principal, input: ApproveInput,
         runPreflight(items, inScope, input, reviewed.capacity),
       );
     }
-    const chosen = items.filter((i) => inScope(i) && i.approval_status === 'submitted');
+    const chosen = items.filter(approvable);
     const counts = await setApprovalStatus(trx, p.companyId, chosen, 'approved', now);
     await auditTimesheet(trx, 'timesheet.approved', {
       companyId: p.companyId,
