@@ -404,6 +404,28 @@ describe('converting to an invoice', () => {
   });
 });
 
+describe('a category archived after its estimate was written', () => {
+  it('stays valid on the estimate’s own lines, in an edit and a conversion; a line of another archived kind is refused', async () => {
+    const made = async (name: string) => (await api(s.owner, 'POST', '/web/api/item-categories', { name })).json().id as string;
+    const [rights, travel] = [await made(`Rights ${Date.now()}`), await made(`Travel ${Date.now()}`)];
+    const categories = (await api(s.owner, 'GET', '/web/api/item-categories')).json();
+    const nameOf = (id: string) => categories.item_categories.find((c: { id: string }) => c.id === id).name as string;
+    const rightsLine = { ...line, kind: nameOf(rights) };
+    const draft = await create({ line_items: [rightsLine] });
+    const accepted = await estimateIn('accepted', { line_items: [rightsLine] });
+    for (const id of [rights, travel]) expect((await api(s.owner, 'PATCH', `/web/api/item-categories/${id}`, { is_active: false })).statusCode).toBe(200);
+    const edited = await api(s.owner, 'PATCH', `/web/api/estimates/${draft.id}`, { subject: 'Rights, again', line_items: [rightsLine] });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const other = await api(s.owner, 'PATCH', `/web/api/estimates/${draft.id}`, { line_items: [rightsLine, { ...line, kind: nameOf(travel) }] });
+    expect(other.statusCode).toBe(400);
+    expect(other.json().field).toBe('line_items.1.kind');
+    const converted = await api(s.owner, 'POST', `/web/api/estimates/${accepted.id}/convert`);
+    expect(converted.statusCode, converted.body).toBe(201);
+    const invoice = (await api(s.owner, 'GET', `/api/v2/invoices/${converted.json().invoice.id}`)).json();
+    expect(invoice.line_items.map((l: { kind: string }) => l.kind)).toEqual([nameOf(rights)]);
+  });
+});
+
 describe('tenancy and roles', () => {
   it('answers 404 for another workspace’s estimate on every route, changing nothing', async () => {
     const e = await estimateIn('accepted');

@@ -246,6 +246,19 @@ describe('who may manage recurring invoices', () => {
 });
 
 describe('the scheduler', () => {
+  it('bills a template line whose item category was archived since, instead of skipping the month', async () => {
+    await pauseAll();
+    await setClock('2026-02-10T09:00:00Z');
+    const category = (await web(s.owner, 'POST', '/web/api/item-categories', { name: `Licences ${Date.now()}` })).json();
+    const schedule = await create(retainer({ line_items: [{ kind: category.name, description: 'Licence', quantity: 1, unit_price: 200, taxed: false }] }));
+    expect((await web(s.owner, 'PATCH', `/web/api/item-categories/${category.id}`, { is_active: false })).statusCode).toBe(200);
+    await setClock('2026-03-01T06:00:00Z');
+    expect(await run()).toEqual({ drafted: 1, sent: 0, skipped: 0 });
+    const [o] = await occurrences(schedule.id);
+    const invoice = (await request(ctx.app, w.owner, { method: 'GET', url: `/api/v2/invoices/${o.invoice_id}` })).json();
+    expect(invoice.line_items.map((l: { kind: string }) => l.kind)).toEqual([category.name]);
+  });
+
   it('template lines: one invoice per occurrence, with the hand-computed totals, dated and periodised for it', async () => {
     await pauseAll();
     await setClock('2026-02-10T09:00:00Z');

@@ -108,9 +108,9 @@ function assertValidity({ issue_date, valid_until }: { issue_date: string; valid
 }
 
 /** The lines checked by the invoices' rule for explicit lines (projects of the client the caller may invoice). */
-async function checkedLines(trx: Tx, p: Principal, clientId: string, inputs: EstimateLine[]): Promise<NewEstimateLine[]> {
+async function checkedLines(trx: Tx, p: Principal, clientId: string, inputs: EstimateLine[], carriedKinds: readonly string[] = []): Promise<NewEstimateLine[]> {
   const named = inputs.flatMap((l) => (l.project_id == null ? [] : [l.project_id]));
-  const lines = explicitLines(inputs, await invoiceProjects(trx, p, clientId, named), await kindChoices(trx, p.companyId, inputs), {
+  const lines = explicitLines(inputs, await invoiceProjects(trx, p, clientId, named), await kindChoices(trx, p.companyId, inputs, carriedKinds), {
     negativeHint: NEGATIVE_LINE_HINT,
   });
   return lines.map((l) => ({
@@ -189,7 +189,8 @@ export async function updateEstimate(db: Kysely<DB>, p: Principal, id: string, i
       const { row, lines: current } = await loadEstimate(trx, p.companyId, id, { lock: true, visibleTo: p });
       assertAllows('edit', row.state);
       assertValidity({ issue_date: fields.issue_date ?? row.issue_date, valid_until: fields.valid_until !== undefined ? fields.valid_until : row.valid_until });
-      const lines = input.line_items ? await checkedLines(trx, p, row.client_id, input.line_items) : current;
+      // Kinds the estimate has keep their category though it was archived since (as an invoice's lines do).
+      const lines = input.line_items ? await checkedLines(trx, p, row.client_id, input.line_items, current.map((l) => l.kind)) : current;
       assertAmountsInRange({ ...row, ...fields }, lines);
       const changes: Record<string, unknown> = { ...fields };
       if (requested !== undefined && requested !== row.number) changes.number = await estimateNumber(trx, p.companyId, row.id, requested);
@@ -372,6 +373,7 @@ export async function convertEstimate(db: Kysely<DB>, p: Principal, id: string, 
         })),
       },
       now,
+      { carriedKinds: lines.map((l) => l.kind) },
     );
     const estimate = await withTenant(shared.handle, p.companyId, async (trx) => {
       await touchEstimate(trx, p.companyId, row.id, { converted_invoice_id: invoice.id }, now);

@@ -175,9 +175,14 @@ function sentKind(field: string, value: string): string {
 /**
  * The names a line's kind may take now (the workspace's active item categories), read only
  * when some line sends a kind: an omitted kind is the built-in, never archived `Service`.
+ * `carried`: the kinds of the document the lines come from (an estimate edited or converted,
+ * a recurring template), which stay valid though their category was archived since, as an
+ * invoice line's unchanged kind does.
  */
-export async function kindChoices(trx: Tx, companyId: string, lines: ReadonlyArray<{ kind?: string }> | undefined): Promise<string[]> {
-  return lines?.some((l) => l.kind !== undefined) ? activeKindNames(trx, companyId) : [];
+export async function kindChoices(trx: Tx, companyId: string, lines: ReadonlyArray<{ kind?: string }> | undefined, carried: readonly string[] = []): Promise<string[]> {
+  if (!lines?.some((l) => l.kind !== undefined)) return [];
+  const active = await activeKindNames(trx, companyId);
+  return [...active, ...carried.filter((kind) => !active.some((name) => sameName(name, kind)))];
 }
 
 /**
@@ -228,8 +233,13 @@ function lineDescription(field: string, value: string | null | undefined): strin
  * and no billed flag behind. Who may invoice which client, projects and work:
  * access/invoices.ts (client visibility here, project ids in projects.ts).
  */
-export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateInput, now: Date): Promise<PresentedInvoice> {
-  return createOrPreview(db, p, input, now, false);
+/** What a create from another document keeps of it: its lines' kinds (kindChoices' `carried`). */
+export interface CreateOptions {
+  carriedKinds?: readonly string[];
+}
+
+export async function createInvoice(db: Kysely<DB>, p: Principal, input: CreateInput, now: Date, options: CreateOptions = {}): Promise<PresentedInvoice> {
+  return createOrPreview(db, p, input, now, false, options);
 }
 
 /** Carries a preview's invoice out of its transaction, which throwing it rolls back. */
@@ -250,11 +260,11 @@ export async function previewInvoice(db: Kysely<DB>, p: Principal, input: Create
   return createOrPreview(db, p, input, now, true);
 }
 
-async function createOrPreview(db: Kysely<DB>, p: Principal, input: CreateInput, now: Date, preview: boolean): Promise<PresentedInvoice> {
+async function createOrPreview(db: Kysely<DB>, p: Principal, input: CreateInput, now: Date, preview: boolean, options: CreateOptions = {}): Promise<PresentedInvoice> {
   assertMayUseInvoices(p);
   try {
     return await withTenant(db, p.companyId, async (trx) => {
-      const body = await createInvoiceIn(trx, p, input, now);
+      const body = await createInvoiceIn(trx, p, input, now, options);
       if (preview) throw new PreviewRollback(body);
       return body;
     });
@@ -269,7 +279,7 @@ async function createOrPreview(db: Kysely<DB>, p: Principal, input: CreateInput,
  * p's workspace): what a recurring invoice's occurrence runs, so the invoice and
  * the occurrence that made it commit together or not at all.
  */
-export async function createInvoiceIn(trx: Tx, p: Principal, input: CreateInput, now: Date): Promise<PresentedInvoice> {
+export async function createInvoiceIn(trx: Tx, p: Principal, input: CreateInput, now: Date, { carriedKinds = [] }: CreateOptions = {}): Promise<PresentedInvoice> {
   assertMayUseInvoices(p);
   if (input.line_items && input.line_items_import) {
     throw badRequest('Send either line_items or line_items_import, not both.', { field: 'line_items' });
@@ -361,7 +371,7 @@ export async function createInvoiceIn(trx: Tx, p: Principal, input: CreateInput,
     } else {
       const named = input.line_items!.flatMap((l) => (l.project_id == null ? [] : [l.project_id]));
       const projects = await invoiceProjects(trx, p, client.id, named);
-      const lines = explicitLines(input.line_items!, projects, await kindChoices(trx, p.companyId, input.line_items));
+      const lines = explicitLines(input.line_items!, projects, await kindChoices(trx, p.companyId, input.line_items, carriedKinds));
       await insertLines(trx, p.companyId, id, lines, now);
       details = { source: 'explicit', lines: lines.length };
     }

@@ -100,7 +100,10 @@ async function makeOccurrence(db: Kysely<DB>, c: DueCandidate, now: Date, baseUr
       const state = stateOf(s);
       const period = periodOf(calendarOf(s), s.source, date);
       const p = await actingPrincipal(trx, s);
-      const invoice = await createInvoiceIn(trx, p, { ...invoiceBody(state, period), issue_date: date, period_start: period.start, period_end: period.end }, now);
+      const body = invoiceBody(state, period);
+      // The template's kinds stay valid though a category was archived since: the month is billed.
+      const carriedKinds = (body.line_items ?? []).flatMap((l) => (l.kind === undefined ? [] : [l.kind]));
+      const invoice = await createInvoiceIn(trx, p, { ...body, issue_date: date, period_start: period.start, period_end: period.end }, now, { carriedKinds });
       let outcome: Outcome = 'drafted';
       let note: string | null = null;
       if (s.action === 'send' && date === today) {
