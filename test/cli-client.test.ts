@@ -480,6 +480,9 @@ describe('expenses, submit, projects', () => {
     const sync = await sheaf(envWith({ SHEAF_URL: url, SHEAF_API_KEY: farSync.key, SHEAF_WORKSPACE_ID: farId }), 'entries', '--week', '2026-W45');
     expect(sync.code, sync.stderr).toBe(0);
     expect(sync.stdout.trim()).toBe('No entries (2026-11-02 to 2026-11-08).');
+    expect(sync.stderr).toContain("dates counted in this machine's calendar");
+    // A full-access key's commands say nothing of it.
+    expect((await sheaf(env, 'entries', '--week', '2026-W45')).stderr).toBe('');
   });
 
   it('projects as a table and as the API JSON', async () => {

@@ -8,12 +8,15 @@ import { ApiRefusal, type ApiClient } from './http.ts';
  * server without the route (404) gets this machine's date and ISO weeks, as
  * before the route existed; every other refusal is the command's error.
  */
-export async function workspaceCalendar(api: ApiClient, now = new Date()): Promise<Calendar> {
+export async function workspaceCalendar(api: ApiClient, now = new Date()): Promise<Calendar & { fallback?: true }> {
   try {
     const company = await api.get<{ timezone: string; week_start_day: string }>('/api/v2/company');
     return { today: dateIn(company.timezone, now), weekStart: company.week_start_day.toLowerCase() as WeekStart };
   } catch (err) {
-    if (err instanceof ApiRefusal && (err.status === 403 || err.status === 404)) return machineCalendar(now);
+    if (err instanceof ApiRefusal && (err.status === 403 || err.status === 404)) return { ...machineCalendar(now), fallback: true };
     throw err;
   }
 }
+
+/** What the person is told (on stderr) when the dates are this machine's, not the workspace's. */
+export const FALLBACK_NOTE = "sheaf: dates counted in this machine's calendar (today here, weeks from Monday): this key may not read the workspace's.";

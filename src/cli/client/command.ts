@@ -4,7 +4,7 @@ import { BadServerUrl } from '../../server-url.ts';
 import { EXIT } from '../exit-codes.ts';
 import { UsageError, type Output } from '../output.ts';
 import { usageLine } from '../parse-options.ts';
-import { workspaceCalendar } from './calendar.ts';
+import { FALLBACK_NOTE, workspaceCalendar } from './calendar.ts';
 import type { Calendar, CalendarSource } from './dates.ts';
 import { ApiClient, ApiRefusal, ConnectionFailure } from './http.ts';
 import { NotSignedIn, resolveCredentials, type Env } from './profiles.ts';
@@ -76,7 +76,13 @@ export async function runClient<T>(
     stdout: io.stdout ?? process.stdout,
     stdin: io.stdin ?? process.stdin,
     profile: input.profile,
-    calendar: () => (calendar ??= ctx.api().then((api) => workspaceCalendar(api))),
+    calendar: () =>
+      (calendar ??= ctx.api().then(async (api) => {
+        const found = await workspaceCalendar(api);
+        // Said once, so that a week that differs from the web app's is not a surprise.
+        if (found.fallback) io.output.err(FALLBACK_NOTE);
+        return found;
+      })),
   };
   try {
     return (await c.run(ctx, input)) ?? EXIT.ok;
