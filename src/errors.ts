@@ -138,6 +138,12 @@ export type Refusal =
   | 'approval_in_progress'
   /** The invoice's `state` (draft, open, paid, closed, voided) does not allow this any more: someone changed it meanwhile. */
   | 'invoice_state'
+  /** A plan's range has no working day of its person or role (planning). */
+  | 'no_working_day'
+  /** A plan's total over its `working_days` is more than 24 hours a day (planning). */
+  | 'more_than_a_day'
+  /** Plans are for the people and placeholders the planner shows: this one left, is an agent, or is archived (planning). */
+  | 'not_plannable'
   /** Payments are recorded on the invoice (`paid_amount`, `currency`): a void would strand them. */
   | 'invoice_has_payments'
   /** The estimate's `state` does not allow this any more. */

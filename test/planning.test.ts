@@ -85,8 +85,12 @@ describe('assignments', () => {
     const total = await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: person, starts_on: '2026-07-13', ends_on: '2026-07-17', total_hours: 10 });
     expect(total.statusCode, total.body).toBe(201);
     expect((await cellOf(s.admin, { user_id: person }, '2026-07-13', 1)).cells).toEqual([{ planned_hours: 10, capacity_hours: 40 }]);
-    // From the pattern on, Monday is off: a plan of Monday alone plans nothing and is refused.
-    expectError(await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: person, starts_on: '2027-01-04', ends_on: '2027-01-04', hours_per_day: 4 }), 400, 'invalid_request', 'ends_on');
+    // From the pattern on, Monday is off: a plan of Monday alone plans nothing and is refused (a word the web app translates).
+    const monday = await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: person, starts_on: '2027-01-04', ends_on: '2027-01-04', hours_per_day: 4 });
+    expectError(monday, 400, 'invalid_request', 'ends_on');
+    expect(monday.json().refusal).toBe('no_working_day');
+    const crammed = await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: person, starts_on: '2027-01-05', ends_on: '2027-01-05', total_hours: 25 });
+    expect(crammed.json()).toMatchObject({ field: 'total_hours', refusal: 'more_than_a_day', working_days: 1 });
   });
 
   it('refuses a placeholder without a name and weeks past 9999-12-31 with a 400, not the database’s 500', async () => {
@@ -187,7 +191,9 @@ describe('people who left, agents and archived placeholders', () => {
     expect(plan.statusCode, plan.body).toBe(201);
     await ctx.db.updateTable('memberships').set({ is_active: false }).where('company_id', '=', w.companyId).where('user_id', '=', leaver.userId).execute();
     const base = { project_id: w.project, starts_on: '2026-09-14', ends_on: '2026-09-18', hours_per_day: 4 };
-    expectError(await web(s.admin, 'POST', '/web/api/planning_assignments', { ...base, user_id: leaver.userId }), 400, 'invalid_request', 'user_id');
+    const refused = await web(s.admin, 'POST', '/web/api/planning_assignments', { ...base, user_id: leaver.userId });
+    expectError(refused, 400, 'invalid_request', 'user_id');
+    expect(refused.json().refusal).toBe('not_plannable');
     expectError(await web(s.admin, 'POST', '/web/api/planning_assignments', { ...base, user_id: agent.userId }), 400, 'invalid_request', 'user_id');
     // The leaver's plan: a row marked inactive, with no capacity, which the report's 25 hours match.
     const { body, cells } = await cellOf(s.admin, { user_id: leaver.userId }, '2026-09-07', 1);

@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import type { Refusal } from '../../../errors.ts';
 import { dayAt, DAY_MS, isoWeekdayAt, msOf } from '../../../time/calendar-days.ts';
 
 /**
@@ -49,7 +50,7 @@ export function plannedHours(plan: Plan, isWorkingDay: (date: string) => boolean
 export const hoursNumber = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber();
 
 /** Why the plan cannot be, naming the field, or null. */
-export function planProblem(plan: Plan, isWorkingDay: (date: string) => boolean): { field: string; message: string } | null {
+export function planProblem(plan: Plan, isWorkingDay: (date: string) => boolean): { field: string; message: string; refusal?: Refusal; working_days?: number } | null {
   if (plan.ends_on < plan.starts_on) return { field: 'ends_on', message: 'ends_on must not be before starts_on.' };
   if (datesIn(plan.starts_on, plan.ends_on).length > 366 * 2) return { field: 'ends_on', message: 'An assignment spans at most two years.' };
   // Stored with two decimals: a smaller amount would be stored as none (the column refuses 0).
@@ -57,9 +58,11 @@ export function planProblem(plan: Plan, isWorkingDay: (date: string) => boolean)
   if (plan.total_hours !== null && new Decimal(plan.total_hours).lt(0.01)) return { field: 'total_hours', message: 'total_hours must be at least 0.01.' };
   const working = datesIn(plan.starts_on, plan.ends_on).filter(isWorkingDay).length;
   // A plan on no working day plans nothing, per day or in total.
-  if (working === 0) return { field: 'ends_on', message: 'The range has no working day of this person or role (their working pattern, else Monday to Friday); choose another range.' };
+  if (working === 0) {
+    return { field: 'ends_on', refusal: 'no_working_day', message: 'The range has no working day of this person or role (their working pattern, else Monday to Friday); choose another range.' };
+  }
   if (plan.total_hours !== null && new Decimal(plan.total_hours).div(working).gt(24)) {
-    return { field: 'total_hours', message: `total_hours over ${working} working days is more than 24 hours a day.` };
+    return { field: 'total_hours', refusal: 'more_than_a_day', working_days: working, message: `total_hours over ${working} working days is more than 24 hours a day.` };
   }
   return null;
 }

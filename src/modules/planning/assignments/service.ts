@@ -93,12 +93,12 @@ async function assertWho(trx: Tx, companyId: string, who: { user_id: string | nu
     const m = isId(who.user_id) ? await memberForPlanning(trx, companyId, who.user_id) : undefined;
     if (!m) throw notFound('person');
     if (m.role === 'client') throw badRequest('A client cannot be planned on projects.', { field: 'user_id' });
-    if (planning && !m.is_active) throw badRequest('This person is deactivated: plans are for the people the planner shows.', { field: 'user_id' });
-    if (planning && m.user_type !== 'human') throw badRequest('An agent has no working hours to plan: plans are for people and placeholders.', { field: 'user_id' });
+    if (planning && !m.is_active) throw badRequest('This person is deactivated: plans are for the people the planner shows.', { field: 'user_id', refusal: 'not_plannable' });
+    if (planning && m.user_type !== 'human') throw badRequest('An agent has no working hours to plan: plans are for people and placeholders.', { field: 'user_id', refusal: 'not_plannable' });
   } else {
     const placeholder = isId(who.placeholder_id!) ? await findPlaceholder(trx, companyId, who.placeholder_id!) : undefined;
     if (!placeholder) throw notFound('placeholder');
-    if (planning && !placeholder.is_active) throw badRequest('This placeholder is archived: plans are for the placeholders the planner shows.', { field: 'placeholder_id' });
+    if (planning && !placeholder.is_active) throw badRequest('This placeholder is archived: plans are for the placeholders the planner shows.', { field: 'placeholder_id', refusal: 'not_plannable' });
   }
 }
 
@@ -116,7 +116,10 @@ export interface AssignmentInput {
 async function checkedPlan(trx: Tx, companyId: string, v: Plan & { user_id: string | null }) {
   if ((v.hours_per_day === null) === (v.total_hours === null)) throw badRequest('Give either hours_per_day or total_hours.', { field: 'hours_per_day' });
   const problem = planProblem(v, await workingDayOf(trx, companyId, v, { from: v.starts_on, to: v.ends_on }));
-  if (problem) throw badRequest(problem.message, { field: problem.field });
+  if (problem) {
+    const { message, ...extras } = problem;
+    throw badRequest(message, extras);
+  }
 }
 
 const decimalOrNull = (v: number | null | undefined) => (v === null || v === undefined ? null : new Decimal(v).toFixed(2));
