@@ -255,6 +255,27 @@ describe('the client’s answer', () => {
     expect((await accept(token, now.version)).json().estimate).toMatchObject({ state: 'accepted' });
   });
 
+  it('tells the estimate’s author of the client’s answer by e-mail, in their language; an answer recorded in the web app tells nobody', async () => {
+    const mails = async (kind: string) =>
+      (await ctx.db.selectFrom('outbox').select('payload').where('company_id', '=', w.companyId).where('kind', '=', kind).orderBy('created_at').orderBy('id').execute()).map(
+        (m) => m.payload as { to: Array<{ email: string }>; subject: string; text: string },
+      );
+    const before = { accepted: (await mails('estimate_accepted')).length, declined: (await mails('estimate_declined')).length };
+    const yes = await sentEstimate();
+    expect((await accept(yes.token)).statusCode).toBe(200);
+    const [accepted] = (await mails('estimate_accepted')).slice(before.accepted);
+    expect(accepted.to.map((t) => t.email)).toEqual([w.owner.email]);
+    expect(accepted.subject).toBe(`Globex accepted estimate ${yes.e.number}`);
+    expect(accepted.text).toContain(`Globex accepted estimate ${yes.e.number} (€`);
+    const no = await sentEstimate();
+    expect((await decline(no.token, 'Too expensive')).statusCode).toBe(200);
+    const [declined] = (await mails('estimate_declined')).slice(before.declined);
+    expect(declined.text).toContain('Their reason: Too expensive');
+    const recorded = await sentEstimate();
+    expect((await api(s.owner, 'POST', `/web/api/estimates/${recorded.e.id}/accept`)).statusCode).toBe(200);
+    expect(await mails('estimate_accepted')).toHaveLength(before.accepted + 1);
+  });
+
   it('accepts once: the workspace sees it on the estimate, audited as by the client; a second answer is 409 and writes nothing', async () => {
     const { e, token } = await sentEstimate();
     const res = await accept(token);

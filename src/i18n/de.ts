@@ -87,6 +87,14 @@ export const de: Catalog = {
     clientLink: 'Angebot online ansehen, herunterladen und annehmen oder ablehnen: {{url}}',
     validUntil: 'Das Angebot ist gültig bis zum {{date}}.',
   },
+  estimateAnswer: {
+    acceptedSubject: '{{client}} hat Angebot {{number}} angenommen',
+    declinedSubject: '{{client}} hat Angebot {{number}} abgelehnt',
+    accepted: '{{client}} hat Angebot {{number}} ({{amount}}) über den Link zum Angebot angenommen.',
+    declined: '{{client}} hat Angebot {{number}} ({{amount}}) über den Link zum Angebot abgelehnt.',
+    reason: 'Begründung: {{reason}}',
+    where: 'Sie finden es in Sheaf unter Angebote.',
+  },
   mail: {
     greeting: 'Guten Tag {{name}},',
     greetingNoName: 'Guten Tag,',

@@ -93,6 +93,15 @@ export const en = {
     clientLink: 'View the estimate, download it, and accept or decline it online: {{url}}',
     validUntil: 'The estimate is valid until {{date}}.',
   },
+  /** The e-mail to an estimate's author when the client answers on its page. */
+  estimateAnswer: {
+    acceptedSubject: '{{client}} accepted estimate {{number}}',
+    declinedSubject: '{{client}} declined estimate {{number}}',
+    accepted: '{{client}} accepted estimate {{number}} ({{amount}}) through its link.',
+    declined: '{{client}} declined estimate {{number}} ({{amount}}) through its link.',
+    reason: 'Their reason: {{reason}}',
+    where: 'You find it in Sheaf under Estimates.',
+  },
   /** Texts every mail to a person shares. */
   mail: {
     greeting: 'Hello {{name}},',

@@ -28,6 +28,7 @@ import {
   optionalText,
   percentValue,
 } from '../invoices/index.ts';
+import { tellAuthorOfAnswer } from './answer-notice.ts';
 import { estimateNumber, duplicateNumber } from './numbering.ts';
 import { estimateTotals, estimateVersion, presentEstimate, type PresentedEstimate } from './presenter.ts';
 import {
@@ -300,13 +301,15 @@ export async function recordClientAnswer(
         throw conflict('This estimate has changed since you opened it; look at it again as it is now before you accept it.', { field: 'version' });
       }
     }
-    return answerIn(trx, id, answer, {
+    const answered = await answerIn(trx, id, answer, {
       now,
       byClient: true,
       reason: why,
       details: linkId ? { link_id: linkId } : {},
       actor: { companyId, actorUserId: null, credentialId: null },
     });
+    await tellAuthorOfAnswer(trx, companyId, answered, answer, answer === 'decline' ? why : null, now);
+    return answered;
   });
 }
 
