@@ -315,7 +315,8 @@ export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; 
       rows.set(ph.id, weeks.map(() => ({ planned: new Decimal(0), capacity: new Decimal(ph.weekly_hours) })));
     }
     for (const a of assignments) {
-      const cells = rows.get(a.user_id ?? a.placeholder_id!)!;
+      const cells = rows.get(a.user_id ?? a.placeholder_id!);
+      if (!cells) continue; // no member or placeholder of that id any more
       for (const [date, hours] of plannedByDay(a, a.user_id ? (workingDayFor.get(a.user_id) ?? isWeekday) : isWeekday, range)) {
         const cell = cells[weekIndex(range.from, date)]!;
         cell.planned = cell.planned.plus(hours);
@@ -326,7 +327,9 @@ export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; 
       weeks,
       people: people.map((m) => ({ user_id: m.user_id, name: `${m.first_name} ${m.last_name}`.trim(), is_active: m.is_active, cells: cellsOf(m.user_id) })),
       placeholders: placeholders.map((ph) => ({ ...presentPlaceholder(ph), cells: cellsOf(ph.id) })),
-      assignments: assignments.map((a) => ({ ...presentAssignment(a), may_change: managed === null || managed.includes(a.project_id) })),
+      assignments: assignments
+        .filter((a) => rows.has(a.user_id ?? a.placeholder_id!))
+        .map((a) => ({ ...presentAssignment(a), may_change: managed === null || managed.includes(a.project_id) })),
       plannable_project_ids: managed,
     };
   });
