@@ -53,7 +53,7 @@ const timeZone = z
   .describe("IANA time zone for 'today' (e.g. Europe/Berlin); default the workspace's, in which Sheaf dates entries.");
 
 /** Today in the zone the agent named, else in the workspace's (read only when needed). */
-const todayIn = async (ctx: ToolContext, timeZone: string | undefined) => today(ctx.now(), timeZone ?? (await workspaceCalendar(ctx.api)).timeZone);
+const todayFor = async (ctx: ToolContext, timeZone: string | undefined) => today(ctx.now(), timeZone ?? (await workspaceCalendar(ctx.api)).timeZone);
 
 const projectAndTask = {
   project_id: id('The project (list_projects).'),
@@ -147,7 +147,7 @@ export const TOOLS = [
         body: {
           project_id: a.project_id,
           expense_category_id: category.id,
-          spent_date: a.spent_date ?? (await todayIn(ctx, a.time_zone)),
+          spent_date: a.spent_date ?? (await todayFor(ctx, a.time_zone)),
           total_cost: a.cost,
           notes: a.notes ?? `${a.model}${tokens.length ? `: ${tokens.join(' + ')} tokens` : ''}`,
           billable: a.billable,
@@ -212,7 +212,7 @@ export const TOOLS = [
     async run(ctx, a) {
       const { api } = ctx;
       if (a.user_id !== undefined && a.user_id.toLowerCase() !== (await myUserId(api))) {
-        const day = a.to ?? a.from ?? (await todayIn(ctx, undefined));
+        const day = a.to ?? a.from ?? (await todayFor(ctx, undefined));
         await mayReadTimeOf(api, a.user_id, { from: day, to: day }, { whole: false });
       }
       return ok(api, 'GET', '/time_entries', { query: { ...a, is_running: flag(a.is_running), is_billed: flag(a.is_billed) } });
