@@ -52,6 +52,9 @@ export function currentSeconds(entry: { duration_seconds: number; timer_started_
   return Math.min(MAX_ENTRY_SECONDS, entry.duration_seconds + running);
 }
 
+/** Hours and times agree when they are within a minute, the times' resolution (HH:mm). */
+export const agreeWithinAMinute = (seconds: number, span: number) => Math.abs(seconds - span) < 60;
+
 /**
  * The duration of a completed entry from what the body says: `hours`, or
  * `started_time` + `ended_time` (wall clock on `date` in `zone`, DST-safe), or
@@ -80,7 +83,7 @@ export function completedDuration(
         message: `${started} to ${ended} on ${date} in ${zone} is ${secondsToHours(span).toString()} hours (the clocks went back); an entry holds at most 24 hours.`,
       };
     }
-    if (hours !== undefined && Math.abs(hoursToSeconds(hours) - span) >= 60) {
+    if (hours !== undefined && !agreeWithinAMinute(hoursToSeconds(hours), span)) {
       return {
         field: 'hours',
         message: `hours (${hours.toString()}) disagrees with started_time..ended_time (${secondsToHours(span).toString()} hours); send one or the other.`,
@@ -124,7 +127,7 @@ export function timesAfterStop(
 ): { started_time: string | null; ended_time: string | null } {
   const none = { started_time: null, ended_time: null };
   if (entry.started_time === null || end.date !== entry.spent_date) return none;
-  if (Math.abs(wallClockSeconds(entry.spent_date, entry.started_time, end.time, zone) - seconds) >= 60) return none;
+  if (!agreeWithinAMinute(seconds, wallClockSeconds(entry.spent_date, entry.started_time, end.time, zone))) return none;
   return { started_time: entry.started_time, ended_time: end.time };
 }
 

@@ -32,6 +32,7 @@ import {
 import {
   DEFAULT_SOURCE,
   MAX_ENTRY_SECONDS,
+  agreeWithinAMinute,
   checkExternalReference,
   checkMetadata,
   checkNotes,
@@ -566,7 +567,7 @@ const sameDecimal = (a: string | null, b: string | null) => (a === null || b ===
 
 /** An entry's hours still measure `seconds`: its hours as typed within a minute of them (completedDuration's agreement), else its duration exactly. */
 function hoursAgreeWith(entry: Pick<EntryRow, 'hours_entered' | 'duration_seconds'>, seconds: number): boolean {
-  return entry.hours_entered === null ? entry.duration_seconds === seconds : Math.abs(hoursToSeconds(new Decimal(entry.hours_entered)) - seconds) < 60;
+  return entry.hours_entered === null ? entry.duration_seconds === seconds : agreeWithinAMinute(hoursToSeconds(new Decimal(entry.hours_entered)), seconds);
 }
 
 // ---- timer transitions ----

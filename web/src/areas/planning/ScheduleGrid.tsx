@@ -91,24 +91,16 @@ function rowsOf(people: Schedule['people'], placeholders: Schedule['placeholders
   };
   const cells = (list: { planned_hours: number; capacity_hours: number }[]) =>
     list.map((c) => ({ text: `${n(c.planned_hours)} / ${n(c.capacity_hours)}`, load: loadOf(c.planned_hours, c.capacity_hours) }));
-  return [
-    ...people.map((p) => ({
-      key: `user:${p.user_id}` as RowKey,
-      id: p.user_id,
-      name: p.is_active ? p.name : t('grid.deactivated', { name: p.name }),
-      placeholder: false,
-      gone: !p.is_active,
-      cells: cells(p.cells),
-    })),
-    ...placeholders.map((p) => ({
-      key: `placeholder:${p.id}` as RowKey,
-      id: p.id,
-      name: p.is_active ? p.name : t('grid.archived', { name: p.name }),
-      placeholder: true,
-      gone: !p.is_active,
-      cells: cells(p.cells),
-    })),
-  ];
+  // Someone who left, or a placeholder archived, is named so (their rows show only while plans name them).
+  const row = (placeholder: boolean, id: string, r: { name: string; is_active: boolean; cells: Schedule['people'][number]['cells'] }): Row => ({
+    key: `${placeholder ? 'placeholder' : 'user'}:${id}` as RowKey,
+    id,
+    name: r.is_active ? r.name : t(placeholder ? 'grid.archived' : 'grid.deactivated', { name: r.name }),
+    placeholder,
+    gone: !r.is_active,
+    cells: cells(r.cells),
+  });
+  return [...people.map((p) => row(false, p.user_id, p)), ...placeholders.map((p) => row(true, p.id, p))];
 }
 
 export const rowKeyOf = (a: Pick<Assignment, 'user_id' | 'placeholder_id'>): RowKey => (a.user_id ? `user:${a.user_id}` : `placeholder:${a.placeholder_id}`);
