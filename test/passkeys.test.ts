@@ -81,7 +81,7 @@ describe('registering passkeys', () => {
     expect(removed.statusCode).toBe(204);
     expect((await request(ctx.app, session, { method: 'GET', url: '/web/api/passkeys' })).json().passkeys).toHaveLength(1);
 
-    const logged = await ctx.db.selectFrom('audit_logs').select('action').where('company_id', '=', companyId).where('subject_id', '=', member.userId).execute();
+    const logged = await ctx.db.selectFrom('audit_logs').select('action').where('company_id', '=', companyId).where('subject_id', '=', member.userId).orderBy('occurred_at').execute();
     expect(logged.map((r) => r.action).filter((a) => a.startsWith('passkey.'))).toEqual(['passkey.added', 'passkey.added', 'passkey.removed']);
     const mails = await ctx.db.selectFrom('outbox').select(['kind', 'payload']).where('company_id', '=', companyId).execute();
     expect(mails.filter((m) => JSON.stringify(m.payload).includes(member.email)).map((m) => m.kind).sort()).toEqual(['passkey_added', 'passkey_added', 'passkey_removed']);
