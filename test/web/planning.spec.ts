@@ -139,7 +139,7 @@ test('an administrator plans a person, sees the week fill and go over, moves the
   // Opened, it becomes 20 hours in total (spread over its ten working days).
   await bar.click();
   const edit = page.getByRole('dialog', { name: 'Edit assignment' });
-  await expect(edit.getByRole('textbox', { name: 'Hours per day' })).toHaveValue('8');
+  await expect(edit.getByRole('textbox', { name: 'Hours per day' })).toHaveValue('8:00');
   await edit.getByRole('button', { name: /Plan by/ }).click();
   await page.getByRole('option', { name: 'Total hours' }).click();
   await edit.getByRole('textbox', { name: 'Total hours' }).fill('20');
@@ -153,10 +153,19 @@ test('an administrator plans a person, sees the week fill and go over, moves the
 
   // More than 24 hours a day is refused, under the field.
   await bar.click();
+  await expect(edit.getByRole('textbox', { name: 'Total hours' })).toHaveValue('20:00');
   await edit.getByRole('textbox', { name: 'Total hours' }).fill('500');
   await edit.getByRole('button', { name: 'Save' }).click();
-  await expect(edit.getByText(/more than 24 hours a day/)).toBeVisible();
-  await edit.getByRole('textbox', { name: 'Total hours' }).fill('20');
+  await expect(edit.getByText('That is more than 24 hours a day over its 10 working days: plan fewer hours or more days.')).toBeVisible();
+  // Hours are typed as every duration in the app: 37:30 is thirty-seven and a half, not 3,730.
+  await edit.getByRole('textbox', { name: 'Total hours' }).fill('37:30');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toBeHidden();
+  await expect.poll(async () => (await assignments(workspace, t.monday)).find((a) => a.id === website.id)?.total_hours).toBe(37.5);
+  await bar.click();
+  await edit.getByRole('textbox', { name: 'Total hours' }).fill('7 apples');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit.getByText('Enter a duration such as 1:30, 1.5 or 1h 30m.')).toBeVisible();
 
   // Deleted: gone from the schedule and from the server's.
   await edit.getByRole('button', { name: 'Delete' }).click();
@@ -420,7 +429,7 @@ test('in German: the planner in German', async ({ page, workspace }) => {
   await perDay.fill('30');
   await typeDate(dialog, 'Endet am', '2020-01-01');
   await dialog.getByRole('button', { name: 'Einplanen' }).click();
-  await expect(perDay).toHaveAccessibleDescription('Geben Sie 24 oder weniger ein.');
+  await expect(perDay).toHaveAccessibleDescription('Ein Tag hat höchstens 24 Stunden.');
   await perDay.fill('4,5');
   await dialog.getByRole('button', { name: 'Einplanen' }).click();
   await expect(dialog.getByText('Geben Sie ein Ende am oder nach dem Beginn ein.')).toBeVisible();

@@ -93,6 +93,9 @@ describe('describeError', () => {
     expect(refused(400, 'invalid_request', { refusal: 'not_assigned', field: 'project_id' }).message).toBe('You are not on this project.');
     expect(refused(400, 'invalid_request', { refusal: 'not_assigned', field: 'user_id' }).message).toBe('This person is not on this project.');
     // Planning's and billing's refusals in words, with their numbers.
+    expect(refused(400, 'invalid_request', { refusal: 'more_than_a_day', field: 'total_hours', working_days: 3 } as Partial<ErrorBody>).message).toBe(
+      'That is more than 24 hours a day over its 3 working days: plan fewer hours or more days.',
+    );
     expect(refused(400, 'invalid_request', { refusal: 'no_working_day', field: 'ends_on' }).message).toMatch(/^These days hold no working day/);
     expect(refused(409, 'conflict', { refusal: 'invoice_has_payments' }).message).toMatch(/^Payments are recorded on this invoice/);
     // A record's state changed meanwhile: the state in words.

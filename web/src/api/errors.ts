@@ -77,6 +77,7 @@ const REFUSALS: Record<string, Sentence> = {
   not_assigned: (e) => t(e.body?.field === 'user_id' ? 'refusals.personNotAssigned' : 'refusals.youNotAssigned'),
   invoice_has_payments: () => t('refusals.invoiceHasPayments'),
   no_working_day: () => t('refusals.noWorkingDay'),
+  more_than_a_day: (e) => t('refusals.moreThanADay', { count: countOf(e, 'working_days') }),
   not_plannable: () => t('refusals.notPlannable'),
   invoice_state: (e) => t('refusals.invoiceState', { state: t(`refusals.invoiceStates.${stateOf(e, INVOICE_STATES)}`) }),
   estimate_state: (e) => t('refusals.estimateState', { state: t(`refusals.estimateStates.${stateOf(e, ESTIMATE_STATES)}`) }),

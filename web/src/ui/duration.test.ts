@@ -17,8 +17,15 @@ describe('parseDuration', () => {
     ['24', 86400],
   ])('%s is %i s', (text, seconds) => expect(parseDuration(text)).toEqual({ seconds }));
 
-  it.each([['-1'], ['abc'], ['1:75'], ['25'], ['24:01'], ['1h 30x']])('%s is refused', (text) => {
+  it.each([['-1'], ['abc'], ['1:75'], ['25'], ['24:01'], ['100:00'], ['1h 30x']])('%s is refused', (text) => {
     expect(parseDuration(text)).toHaveProperty('error');
+  });
+
+  it('reads a longer total against its own maximum, with its own words', () => {
+    expect(parseDuration('120:30', { maxHours: 1000 })).toEqual({ seconds: 120 * 3600 + 1800 });
+    expect(parseDuration('1000', { maxHours: 1000 })).toEqual({ seconds: 3_600_000 });
+    expect(parseDuration('1000:01', { maxHours: 1000, tooLong: 'At most 1,000 hours.' })).toEqual({ error: 'At most 1,000 hours.' });
+    expect(parseDuration('25')).toEqual({ error: 'A day holds at most 24 hours.' });
   });
 });
 

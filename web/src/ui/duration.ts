@@ -1,28 +1,27 @@
 /**
  * Durations as people type them (WEB-STYLE 3): `1:30`, `1.5`, `1,5`, `90m`, `1h30`,
  * `1h 30m` are all an hour and a half; a bare number is hours everywhere. The result
- * is whole seconds (the browser sums hours only in integer seconds).
+ * is whole seconds (the browser sums hours only in integer seconds). A day's duration is at most
+ * 24 hours; a longer total (a plan's hours) names its own `maxHours` and its own refusal.
  */
 import { t } from './texts.ts';
 
 export type Parsed = { seconds: number } | { error: string };
 
-const MAX_SECONDS = 24 * 3600;
-
-export function parseDuration(input: string): Parsed {
+export function parseDuration(input: string, { maxHours = 24, tooLong = t('duration.tooLong') } = {}): Parsed {
   const text = input.trim().toLowerCase().replace(/\s+/g, ' ');
   if (text === '') return { seconds: 0 };
   if (text.startsWith('-')) return { error: t('duration.negative') };
   let seconds: number | undefined;
   let m: RegExpExecArray | null;
-  if ((m = /^(\d{1,2}):([0-5]?\d)$/.exec(text))) seconds = Number(m[1]) * 3600 + Number(m[2]) * 60;
+  if ((m = /^(\d+):([0-5]?\d)$/.exec(text))) seconds = Number(m[1]) * 3600 + Number(m[2]) * 60;
   else if ((m = /^(\d+(?:[.,]\d+)?)$/.exec(text))) seconds = Math.round(Number(m[1].replace(',', '.')) * 3600);
   else if ((m = /^(\d+)\s?m(?:in)?$/.exec(text))) seconds = Number(m[1]) * 60;
   else if ((m = /^(\d+(?:[.,]\d+)?)\s?h(?:\s?(\d+)\s?m?)?$/.exec(text))) {
     seconds = Math.round(Number(m[1].replace(',', '.')) * 3600) + (m[2] ? Number(m[2]) * 60 : 0);
   }
   if (seconds === undefined || !Number.isFinite(seconds)) return { error: t('duration.format') };
-  if (seconds > MAX_SECONDS) return { error: t('duration.tooLong') };
+  if (seconds > maxHours * 3600) return { error: tooLong };
   return { seconds };
 }
 

@@ -2,6 +2,7 @@ import { parseDate, type CalendarDate } from '@internationalized/date';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { describeError } from '../../api/errors.ts';
+import { useFormat } from '../../api/format.ts';
 import { useIdempotencyKey } from '../../api/idempotency.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -9,6 +10,7 @@ import { ComboBox, type ComboOption } from '../../ui/ComboBox.tsx';
 import { ConfirmButton } from '../../ui/ConfirmButton.tsx';
 import { DatePicker } from '../../ui/DatePicker.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { parseDuration } from '../../ui/duration.ts';
 import { Form } from '../../ui/Form.tsx';
 import { NumberField } from '../../ui/NumberField.tsx';
 import { Select } from '../../ui/Select.tsx';
@@ -81,7 +83,16 @@ export function AssignmentForm({ assignment, row, people, placeholders, dates, p
   const [start, setStart] = useState<CalendarDate | null>(parseDate(assignment?.starts_on ?? dates.starts_on));
   const [end, setEnd] = useState<CalendarDate | null>(parseDate(assignment?.ends_on ?? dates.ends_on));
   const [by, setBy] = useState<By>(assignment && assignment.hours_per_day === null ? 'total_hours' : 'hours_per_day');
-  const [hours, setHours] = useState<number>(assignment ? (assignment.hours_per_day ?? assignment.total_hours ?? Number.NaN) : Number.NaN);
+  const format = useFormat();
+  // Typed as every duration in the app ("7:30", "7.5", "7h 30m"), shown in the person's style.
+  const [hoursText, setHoursText] = useState(() => {
+    const kept = assignment?.hours_per_day ?? assignment?.total_hours;
+    return kept == null ? '' : format.hours(kept);
+  });
+  const readHours = (text: string) => parseDuration(text, by === 'hours_per_day' ? {} : { maxHours: TOTAL_HOURS_MAX, tooLong: t('dialog.totalTooLong') });
+  const parsedHours = readHours(hoursText);
+  // Sent with the two places the plan is stored with.
+  const hours = 'seconds' in parsedHours ? Math.round(parsedHours.seconds / 36) / 100 : Number.NaN;
   const [notes, setNotes] = useState(assignment?.notes ?? '');
   const [missing, setMissing] = useState<Record<string, string>>({});
   const mutation = assignment ? update : create;
@@ -90,7 +101,7 @@ export function AssignmentForm({ assignment, row, people, placeholders, dates, p
   useEffect(() => {
     reset();
     setMissing({});
-  }, [projectId, who, start, end, by, hours, notes, reset]);
+  }, [projectId, who, start, end, by, hoursText, notes, reset]);
 
   const projectOptions: ComboOption[] = useMemo(() => {
     const list = projects.data ?? (assignment ? [{ id: assignment.project.id, name: assignment.project.name ?? '', client_name: assignment.project.client_name ?? '' }] : []);
@@ -118,7 +129,8 @@ export function AssignmentForm({ assignment, row, people, placeholders, dates, p
     const problems: Record<string, string> = {};
     if (!projectId) problems.project_id = t('dialog.chooseProject');
     if (!who) problems.user_id = t('dialog.chooseWho');
-    if (!Number.isFinite(hours) || hours <= 0) problems[by] = t('dialog.hoursNeeded');
+    if ('error' in parsedHours) problems[by] = parsedHours.error;
+    else if (hours <= 0) problems[by] = t('dialog.hoursNeeded');
     if (!start) problems.starts_on = t('dialog.chooseDate');
     if (!end) problems.ends_on = t('dialog.chooseDate');
     // Said here in the person's words, where the server's refusal names its fields in English.
@@ -186,16 +198,18 @@ export function AssignmentForm({ assignment, row, people, placeholders, dates, p
           onSelectionChange={(key) => key && setBy(key as By)}
           isDisabled={readOnly}
         />
-        <NumberField
-          key={by}
+        <TextField
           name={by}
           label={by === 'hours_per_day' ? t('dialog.perDay') : t('dialog.total')}
           description={by === 'hours_per_day' ? t('dialog.perDayHint') : t('dialog.totalHint')}
-          value={hours}
-          onChange={setHours}
-          minValue={0}
-          maxValue={by === 'hours_per_day' ? 24 : TOTAL_HOURS_MAX}
-          formatOptions={{ maximumFractionDigits: 2 }}
+          value={hoursText}
+          onChange={setHoursText}
+          validate={(v) => {
+            const read = readHours(v);
+            return 'error' in read ? read.error : null;
+          }}
+          inputMode="decimal"
+          autoComplete="off"
           isDisabled={readOnly}
         />
       </div>
