@@ -60,13 +60,17 @@ describe('assignments', () => {
       { planned_hours: 45, capacity_hours: 40 },
       { planned_hours: 15, capacity_hours: 40 },
     ]);
-    // A holiday lowers the capacity, not the plan.
+    // A holiday takes its day out of the capacity and out of the plan: the total spreads over
+    // the nine other working days (3.33 a day), so the holiday week is not over-allocated.
     await ctx.db.insertInto('planning_time_off').values({ company_id: w.companyId, id: crypto.randomUUID(), user_id: null, kind: 'public_holiday', starts_on: '2026-06-19', ends_on: '2026-06-19', name: 'Test' }).execute();
-    expect((await cellOf(s.admin, { user_id: w.other.userId })).cells[1]).toEqual({ planned_hours: 15, capacity_hours: 32 });
-    // Moved a week later (drag), then resized (shorter range).
+    expect((await cellOf(s.admin, { user_id: w.other.userId })).cells).toEqual([
+      { planned_hours: 46.67, capacity_hours: 40 },
+      { planned_hours: 13.33, capacity_hours: 32 },
+    ]);
+    // Moved a week later (drag): 6 hours on each of its four working days; then resized (shorter range).
     const moved = await web(s.admin, 'PATCH', `/web/api/planning_assignments/${a.json().id}`, { starts_on: '2026-06-15', ends_on: '2026-06-19' });
     expect(moved.statusCode, moved.body).toBe(200);
-    expect((await cellOf(s.admin, { user_id: w.other.userId })).cells.map((c) => c.planned_hours)).toEqual([15, 45]);
+    expect((await cellOf(s.admin, { user_id: w.other.userId })).cells.map((c) => c.planned_hours)).toEqual([16.67, 37.33]);
     const resized = await web(s.admin, 'PATCH', `/web/api/planning_assignments/${a.json().id}`, { ends_on: '2026-06-16' });
     expect(resized.json()).toMatchObject({ starts_on: '2026-06-15', ends_on: '2026-06-16' });
     // Switching to a total clears hours_per_day.
@@ -91,6 +95,40 @@ describe('assignments', () => {
     expect(monday.json().refusal).toBe('no_working_day');
     const crammed = await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: person, starts_on: '2027-01-05', ends_on: '2027-01-05', total_hours: 25 });
     expect(crammed.json()).toMatchObject({ field: 'total_hours', refusal: 'more_than_a_day', working_days: 1 });
+  });
+
+  it('puts no hours on whole days off, wherever plans are counted; a part-day off stays a working day', async () => {
+    const person = (await addMember(ctx.db, w.companyId, { role: 'member', firstName: 'Vera' })).userId;
+    await ctx.db.updateTable('memberships').set({ expected_weekly_hours: '40' }).where('company_id', '=', w.companyId).where('user_id', '=', person).execute();
+    // Vacation Monday to Wednesday of the week of 2026-08-03 (recorded before the plan), two hours off on Thursday.
+    const vacation = await web(s.admin, 'POST', '/web/api/time_off', { user_id: person, kind: 'vacation', starts_on: '2026-08-03', ends_on: '2026-08-05' });
+    expect(vacation.statusCode, vacation.body).toBe(201);
+    expect((await web(s.admin, 'POST', '/web/api/time_off', { user_id: person, kind: 'other', starts_on: '2026-08-06', ends_on: '2026-08-06', hours: 2 })).statusCode).toBe(201);
+    // A plan on those three days alone plans nothing: refused, and nothing written.
+    const before = await liveAssignments();
+    const onVacation = await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: person, starts_on: '2026-08-03', ends_on: '2026-08-05', hours_per_day: 8 });
+    expectError(onVacation, 400, 'invalid_request', 'ends_on');
+    expect(onVacation.json().refusal).toBe('no_working_day');
+    expect(await liveAssignments()).toBe(before);
+    // 8 a day over the week: Thursday and Friday only. 30 in total over two weeks: over their seven working days.
+    expect((await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.project, user_id: person, starts_on: '2026-08-03', ends_on: '2026-08-07', hours_per_day: 8 })).statusCode).toBe(201);
+    expect((await web(s.admin, 'POST', '/web/api/planning_assignments', { project_id: w.managed, user_id: person, starts_on: '2026-08-03', ends_on: '2026-08-14', total_hours: 28 })).statusCode).toBe(201);
+    // Week 1: 16 + 2 × 4 = 24 against 40 − 24 − 2 = 14; week 2: 5 × 4 = 20 against 40.
+    expect((await cellOf(s.admin, { user_id: person }, '2026-08-03')).cells).toEqual([
+      { planned_hours: 24, capacity_hours: 14 },
+      { planned_hours: 20, capacity_hours: 40 },
+    ]);
+    // The schedule's second week alone still reads the first week's vacation to spread the total.
+    expect((await cellOf(s.admin, { user_id: person }, '2026-08-10', 1)).cells).toEqual([{ planned_hours: 20, capacity_hours: 40 }]);
+    // Planned vs tracked counts the same hours.
+    const report = (await web(s.admin, 'GET', '/web/api/reports/planned_vs_tracked?from=2026-08-10&to=2026-08-16')).json();
+    expect(report.projects.find((r: { project: { id: string } }) => r.project.id === w.managed)).toMatchObject({ planned_hours: 20 });
+    // Time off recorded after the plan moves its hours too: Friday of week 2 off, the total spreads over six days.
+    expect((await web(s.admin, 'POST', '/web/api/time_off', { user_id: person, kind: 'sick', starts_on: '2026-08-14', ends_on: '2026-08-14' })).statusCode).toBe(201);
+    expect((await cellOf(s.admin, { user_id: person }, '2026-08-03')).cells).toEqual([
+      { planned_hours: 25.33, capacity_hours: 14 },
+      { planned_hours: 18.67, capacity_hours: 32 },
+    ]);
   });
 
   it('refuses a placeholder without a name and weeks past 9999-12-31 with a 400, not the database’s 500', async () => {

@@ -17225,7 +17225,7 @@ export interface operations {
                      * @description YYYY-MM-DD
                      */
                     ends_on: string;
-                    /** @description Hours on each working day; or total_hours. */
+                    /** @description Hours on each working day (the pattern’s days less holidays and whole days off); or total_hours. */
                     hours_per_day?: number | null;
                     /** @description Hours spread evenly over the range’s working days; or hours_per_day. */
                     total_hours?: number | null;
@@ -17357,7 +17357,7 @@ export interface operations {
                      * @description YYYY-MM-DD
                      */
                     ends_on?: string;
-                    /** @description Hours on each working day; or total_hours. */
+                    /** @description Hours on each working day (the pattern’s days less holidays and whole days off); or total_hours. */
                     hours_per_day?: number | null;
                     /** @description Hours spread evenly over the range’s working days; or hours_per_day. */
                     total_hours?: number | null;

@@ -59,7 +59,7 @@ export function planProblem(plan: Plan, isWorkingDay: (date: string) => boolean)
   const working = datesIn(plan.starts_on, plan.ends_on).filter(isWorkingDay).length;
   // A plan on no working day plans nothing, per day or in total.
   if (working === 0) {
-    return { field: 'ends_on', refusal: 'no_working_day', message: 'The range has no working day of this person or role (their working pattern, else Monday to Friday); choose another range.' };
+    return { field: 'ends_on', refusal: 'no_working_day', message: 'The range has no working day of this person or role (their working pattern, else Monday to Friday, less holidays and whole days off); choose another range.' };
   }
   if (plan.total_hours !== null && new Decimal(plan.total_hours).div(working).gt(24)) {
     return { field: 'total_hours', refusal: 'more_than_a_day', working_days: working, message: `total_hours over ${working} working days is more than 24 hours a day.` };

@@ -9,7 +9,7 @@ import type { DB } from '../../../db/types.ts';
 import { badRequest, forbidden, notFound } from '../../../errors.ts';
 import { isId, newId } from '../../../ids.ts';
 import { audit } from '../../workspace/audit/index.ts';
-import { baseHours, capacityByDay, capacitySource, capacitySources, type Pattern } from '../capacity/index.ts';
+import { baseHours, capacityByDay, capacitySource, capacitySources, type Pattern, type TimeOff } from '../capacity/index.ts';
 import {
   assignmentsIn,
   findAssignment,
@@ -69,10 +69,29 @@ export const mayOpenPlanner = (p: Principal) => isAdmin(p) || isManager(p);
  */
 async function workingDayOf(trx: Tx, companyId: string, who: { user_id: string | null }, range: { from: string; to: string }) {
   if (who.user_id === null) return isWeekday;
-  const source = await capacitySource(trx, companyId, who.user_id, range);
-  return workingDays(source.patterns);
+  return workingDays(await capacitySource(trx, companyId, who.user_id, range));
 }
-const workingDays = (patterns: readonly Pattern[]) => (date: string) => baseHours(patterns, null, date)?.gt(0) ?? isWeekday(date);
+/**
+ * A person's working days for a plan: the pattern has hours that day, and it is no whole day
+ * off (a holiday, their own vacation or sickness). Capacity counts such a day as 0 hours, so
+ * a plan's hours on it would show a holiday week as over-allocated; a plan's total spreads over
+ * the other days instead. A part-day off leaves the day a working one (its capacity is less).
+ * `source.timeOff` must cover the plan's whole range, or a total spreads over days it is not
+ * planned on.
+ */
+function workingDays(source: { patterns: readonly Pattern[]; timeOff: readonly TimeOff[] }) {
+  const daysOff = source.timeOff.filter((t) => t.hours === null);
+  return (date: string) => !daysOff.some((t) => t.starts_on <= date && date <= t.ends_on) && (baseHours(source.patterns, null, date)?.gt(0) ?? isWeekday(date));
+}
+/** The days from `range` to the ends of the plans in it: the time off a plan's spread reads. */
+function spanOf(range: { from: string; to: string }, plans: readonly Plan[]) {
+  let { from, to } = range;
+  for (const a of plans) {
+    if (a.starts_on < from) from = a.starts_on;
+    if (a.ends_on > to) to = a.ends_on;
+  }
+  return { from, to };
+}
 
 async function assertMayPlan(trx: Tx, p: Principal, projectId: string) {
   const project = isId(projectId) ? await projectForPlanning(trx, p.companyId, projectId, p.userId) : undefined;
@@ -296,7 +315,7 @@ export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; 
     ]);
     const people = [...active.map((m) => ({ ...m, is_active: true })), ...former.map((m) => ({ ...m, is_active: false }))];
     const placeholders = [...activePlaceholders, ...archived];
-    const sources = await capacitySources(trx, p.companyId, people, range);
+    const sources = await capacitySources(trx, p.companyId, people, spanOf(range, assignments));
     const emptyWeeks = () => weeks.map(() => ({ planned: new Decimal(0), capacity: new Decimal(0) }));
     const rows = new Map<string, ReturnType<typeof emptyWeeks>>();
     const workingDayFor = new Map<string, (date: string) => boolean>();
@@ -309,7 +328,7 @@ export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; 
         cell.capacity = cell.capacity.plus(d.hours);
       }
       rows.set(m.user_id, cells);
-      workingDayFor.set(m.user_id, workingDays(source.patterns));
+      workingDayFor.set(m.user_id, workingDays(source));
     }
     for (const ph of placeholders) {
       rows.set(ph.id, weeks.map(() => ({ planned: new Decimal(0), capacity: new Decimal(ph.weekly_hours) })));
@@ -340,10 +359,10 @@ export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; 
 export async function planOf(trx: Tx, companyId: string, userId: string, range: { from: string; to: string }) {
   const assignments = await assignmentsIn(trx, companyId, range, { userId });
   if (assignments.length === 0) return [];
-  const source = await capacitySource(trx, companyId, userId, range);
+  const isWorking = workingDays(await capacitySource(trx, companyId, userId, spanOf(range, assignments)));
   const byProject = new Map<string, { project: { id: string; name: string; client_name: string }; hours: Decimal }>();
   for (const a of assignments) {
-    const hours = plannedHours(a, workingDays(source.patterns), range);
+    const hours = plannedHours(a, isWorking, range);
     const entry = byProject.get(a.project_id) ?? { project: { id: a.project_id, name: a.project_name, client_name: a.client_name }, hours: new Decimal(0) };
     entry.hours = entry.hours.plus(hours);
     byProject.set(a.project_id, entry);
@@ -358,10 +377,10 @@ export async function plannedPerProject(trx: Tx, companyId: string, range: { fro
   const members = people.length
     ? await trx.selectFrom('memberships').select(['user_id', 'expected_weekly_hours']).where('company_id', '=', companyId).where('user_id', 'in', people).execute()
     : [];
-  const sources = await capacitySources(trx, companyId, members, range);
+  const sources = await capacitySources(trx, companyId, members, spanOf(range, assignments));
   const planned = new Map<string, Decimal>();
   for (const a of assignments) {
-    const isWorking = a.user_id && sources.has(a.user_id) ? workingDays(sources.get(a.user_id)!.patterns) : isWeekday;
+    const isWorking = a.user_id && sources.has(a.user_id) ? workingDays(sources.get(a.user_id)!) : isWeekday;
     const hours = plannedHours(a, isWorking, range);
     planned.set(a.project_id, (planned.get(a.project_id) ?? new Decimal(0)).plus(hours));
   }

@@ -30,7 +30,7 @@ const assignmentWritable = {
   placeholder_id: Type.Union([Id, Type.Null()], { description: 'The role still to staff; or user_id.' }),
   starts_on: Day,
   ends_on: Day,
-  hours_per_day: Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 24 }), Type.Null()], { description: 'Hours on each working day; or total_hours.' }),
+  hours_per_day: Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 24 }), Type.Null()], { description: 'Hours on each working day (the pattern\u2019s days less holidays and whole days off); or total_hours.' }),
   total_hours: Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 100000 }), Type.Null()], { description: 'Hours spread evenly over the range\u2019s working days; or hours_per_day.' }),
   notes: Type.Union([Type.String({ maxLength: 2000 }), Type.Null()]),
 };

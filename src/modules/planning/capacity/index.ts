@@ -3,4 +3,4 @@ export { capacityWebRoutes } from './web-routes.ts';
 // For the approvals' preflight (tracking), the home page and the planner: capacity and break rules.
 export { capacityIn } from './service.ts';
 export { breakRulesOf, capacitySource, capacitySources } from './queries.ts';
-export { baseHours, breakMinutes, capacityByDay, requiredBreak, totalHours, type BreakRule, type DayCapacity, type Pattern } from './rules.ts';
+export { baseHours, breakMinutes, capacityByDay, requiredBreak, totalHours, type BreakRule, type DayCapacity, type Pattern, type TimeOff } from './rules.ts';
