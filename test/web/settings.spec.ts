@@ -19,6 +19,13 @@ test.describe('workspace settings', () => {
     const approvalsBefore = await approvals.isChecked();
     await approvals.focus();
     await page.keyboard.press('Space');
+    // A new week start moves approved weeks' locks: said under the field before saving.
+    const moves = page.getByText(/^Approvals stay, but each approved week’s lock moves to the new weeks/);
+    await expect(moves).toHaveCount(0);
+    await page.getByRole('button', { name: /Week starts on/ }).click();
+    await page.getByRole('option', { name: 'Sunday' }).click();
+    await expect(moves).toBeVisible();
+    await checkPage(page, 'settings-workspace-week-start');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
 
@@ -27,6 +34,8 @@ test.describe('workspace settings', () => {
     await expect(page.getByLabel('Currency')).toHaveValue('USD');
     await expect(page.getByLabel('Address')).toHaveValue('1 Main Street\n10115 Berlin');
     await expect(approvals).toBeChecked({ checked: !approvalsBefore });
+    await expect(page.getByRole('button', { name: /Week starts on/ })).toContainText('Sunday');
+    await expect(moves).toHaveCount(0);
     await expectClean(page);
   });
 

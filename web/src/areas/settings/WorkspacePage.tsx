@@ -47,6 +47,7 @@ function SettingsForm({ settings }: { settings: WorkspaceSettings }) {
   const update = useUpdateWorkspace();
   const t = useSettingsTexts();
   const [saved, setSaved] = useState(false);
+  const [weekStart, setWeekStart] = useState(settings.week_start);
   const [problems, setProblems] = useState<Record<string, string>>({});
   const server = formErrors(update.error, FIELDS);
   const fieldErrors = { ...problems, ...server.fieldErrors };
@@ -110,7 +111,13 @@ function SettingsForm({ settings }: { settings: WorkspaceSettings }) {
           <Select
             name="week_start"
             label={t('weekStart')}
-            options={WEEK_STARTS.map((id) => ({ id, label: t(`weekStarts.${id}`) }))} defaultSelectedKey={settings.week_start} />
+            options={WEEK_STARTS.map((id) => ({ id, label: t(`weekStarts.${id}`) }))}
+            defaultSelectedKey={settings.week_start}
+            onSelectionChange={(key) => setWeekStart(String(key) as WorkspaceSettings['week_start'])}
+            // An approval locks whole weeks as the week start counts them when read (tracking/week/lock.ts),
+            // so a new start moves every approved week's lock: said before it is saved.
+            description={weekStart !== settings.week_start ? t('weekStartMoves') : undefined}
+          />
           <Select
             name="rounding"
             label={t('rounding')}

@@ -21,6 +21,7 @@ const en = {
   currencyHint: 'A three-letter code, such as EUR.',
   weekStart: 'Week starts on',
   weekStarts: { monday: 'Monday', sunday: 'Sunday', saturday: 'Saturday' },
+  weekStartMoves: 'Approvals stay, but each approved week’s lock moves to the new weeks: days at its edges can be changed again and the days next to it lock. Best changed before the first approvals.',
   rounding: 'Rounding of time',
   roundings: { none: 'No rounding', up: 'Round up', nearest: 'Round to the nearest', down: 'Round down' },
   roundingTo: {
@@ -73,6 +74,7 @@ export const { useTexts: useSettingsTexts, t: settingsTexts } = defineTexts('set
   currencyHint: 'Ein dreibuchstabiger Code wie EUR.',
   weekStart: 'Woche beginnt am',
   weekStarts: { monday: 'Montag', sunday: 'Sonntag', saturday: 'Samstag' },
+  weekStartMoves: 'Freigaben bleiben bestehen, aber die Sperre jeder freigegebenen Woche folgt den neuen Wochen: Tage an ihren Rändern sind wieder änderbar, die Tage daneben werden gesperrt. Am besten vor den ersten Freigaben ändern.',
   rounding: 'Rundung der Zeit',
   roundings: { none: 'Keine Rundung', up: 'Aufrunden', nearest: 'Kaufmännisch runden', down: 'Abrunden' },
   roundingTo: {
