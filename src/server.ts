@@ -65,14 +65,15 @@ async function startMailDelivery(config: Config, database: Database, app: Fastif
 /**
  * The schedulers, in every server process (several processes are safe: each
  * occurrence or e-mail is claimed in the database, see each scheduler.ts): recurring
- * invoices and saved reports' e-mails. RECURRING_INTERVAL_MS=0 leaves them to other
- * processes or to a cron job running `sheaf admin recurring run-due` and `sheaf admin
- * saved-reports run-due`. Returns how to stop them.
+ * invoices, saved reports' e-mails and budget alerts. RECURRING_INTERVAL_MS=0 leaves them to
+ * other processes or to a cron job running `sheaf admin recurring run-due`, `sheaf admin
+ * saved-reports run-due` and `sheaf admin budget-alerts run-due`. Returns how to stop them.
  */
 async function startSchedulers(config: Config, database: Database, app: FastifyInstance): Promise<() => Promise<void>> {
   if (config.recurringIntervalMs === 0) return async () => {};
   const { startRecurringScheduler } = await import('./modules/billing/recurring-invoices/index.ts');
   const { startSavedReportScheduler } = await import('./modules/reports/saved-reports/index.ts');
+  const { startBudgetAlertScheduler } = await import('./modules/reports/budget-alerts/index.ts');
   const stops = [
     startRecurringScheduler(
       { db: database.db, clock: config.clock, baseUrl: publicUrlOf(config), onError: (err, schedule) => app.log.error({ err, schedule }, 'a recurring invoice failed; it stays due') },
@@ -88,6 +89,16 @@ async function startSchedulers(config: Config, database: Database, app: FastifyI
       },
       config.recurringIntervalMs,
       (err) => app.log.error({ err }, 'the saved report scheduler failed'),
+    ),
+    startBudgetAlertScheduler(
+      {
+        db: database.db,
+        clock: config.clock,
+        baseUrl: publicUrlOf(config),
+        onError: (err, workspace) => app.log.error({ err, workspace }, "a workspace's budget alerts failed; they are checked again next time"),
+      },
+      config.recurringIntervalMs,
+      (err) => app.log.error({ err }, 'the budget alert scheduler failed'),
     ),
   ];
   return async () => {

@@ -40,6 +40,8 @@ const BASE_FIELDS = [
   'budget_by',
   'budget_is_monthly',
   'show_budget_to_all',
+  'notify_when_over_budget',
+  'over_budget_notification_percentage',
   'starts_on',
   'ends_on',
   'created_at',

@@ -16,7 +16,7 @@ import { approvalCommands } from './approval-commands.ts';
 import { outboxCommands } from './outbox-commands.ts';
 import { bankAccountCommands } from './bank-account-commands.ts';
 import { recurringCommands } from './recurring-commands.ts';
-import { savedReportCommands } from './saved-report-commands.ts';
+import { reportCommands } from './report-commands.ts';
 import { singleSignOnCommands } from './single-sign-on-commands.ts';
 import { webhookCommands } from './webhook-commands.ts';
 import { retainerCommands } from './retainer-commands.ts';
@@ -119,7 +119,7 @@ export function fromAdmin<T>(c: AdminCommand<T>): Command<T> {
 export const COMMANDS: Command<any>[] = [
   serveCommand,
   migrateCommand,
-  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(invoiceSettingsCommands), ...Object.values(bankAccountCommands), ...Object.values(itemCategoryCommands), ...Object.values(recurringCommands), ...Object.values(savedReportCommands), ...Object.values(webhookCommands), ...Object.values(retainerCommands), ...Object.values(importCommands), ...Object.values(twoFactorCommands), ...Object.values(singleSignOnCommands)].map((c) => fromAdmin<any>(c)),
+  ...[...adminCommands, ...Object.values(catalogCommands), ...Object.values(expenseCommands), ...Object.values(invoiceCommands), ...Object.values(approvalCommands), ...Object.values(outboxCommands), ...Object.values(invoiceSettingsCommands), ...Object.values(bankAccountCommands), ...Object.values(itemCategoryCommands), ...Object.values(recurringCommands), ...Object.values(reportCommands), ...Object.values(webhookCommands), ...Object.values(retainerCommands), ...Object.values(importCommands), ...Object.values(twoFactorCommands), ...Object.values(singleSignOnCommands)].map((c) => fromAdmin<any>(c)),
   ...backupCommands,
   mcpCommand,
   ...clientCommands,

@@ -680,6 +680,17 @@ export interface PlanningWorkingPatterns {
   wednesday: Generated<Numeric>;
 }
 
+export interface ProjectBudgetAlerts {
+  budget: Numeric;
+  company_id: string;
+  created_at: CreatedAt;
+  id: string;
+  percentage: Numeric;
+  period: string;
+  project_id: string;
+  spent: Numeric;
+}
+
 export interface ProjectMonthTimeTotals {
   company_id: string;
   month: string;
@@ -707,6 +718,11 @@ export interface Projects {
   is_fixed_fee: Generated<boolean>;
   name: string;
   notes: string | null;
+  notify_when_over_budget: Generated<boolean>;
+  /**
+   * With notify_when_over_budget: the share of the budget (percent) whose spending e-mails the project's managers once per budget period.
+   */
+  over_budget_notification_percentage: Generated<Numeric>;
   owner_id: string | null;
   show_budget_to_all: Generated<boolean>;
   starts_on: string | null;
@@ -1149,6 +1165,7 @@ export interface DB {
   planning_placeholders: PlanningPlaceholders;
   planning_time_off: PlanningTimeOff;
   planning_working_patterns: PlanningWorkingPatterns;
+  project_budget_alerts: ProjectBudgetAlerts;
   project_month_time_totals: ProjectMonthTimeTotals;
   project_task_assignments: ProjectTaskAssignments;
   project_time_totals: ProjectTimeTotals;

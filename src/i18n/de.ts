@@ -87,6 +87,15 @@ export const de: Catalog = {
     clientLink: 'Angebot online ansehen, herunterladen und annehmen oder ablehnen: {{url}}',
     validUntil: 'Das Angebot ist gültig bis zum {{date}}.',
   },
+  budgetAlert: {
+    subject: 'Budgetwarnung: {{project}} hat {{percent}} % des Budgets verbraucht',
+    spent: '{{project}} ({{client}}) hat {{percent}} % des Budgets verbraucht: {{spent}} von {{budget}}.',
+    spentMonthly: '{{project}} ({{client}}) hat {{percent}} % des Budgets für {{month}} verbraucht: {{spent}} von {{budget}}.',
+    share: '{{project}} ({{client}}) hat {{percent}} % des Budgets verbraucht.',
+    shareMonthly: '{{project}} ({{client}}) hat {{percent}} % des Budgets für {{month}} verbraucht.',
+    hours: '{{hours}} Stunden',
+    why: 'Sie erhalten diese Warnung, sobald das Projekt {{threshold}} % seines Budgets erreicht (ein Monatsbudget einmal im Monat). Das Projekt und wo die Warnung eingestellt wird:',
+  },
   estimateAnswer: {
     acceptedSubject: '{{client}} hat Angebot {{number}} angenommen',
     declinedSubject: '{{client}} hat Angebot {{number}} abgelehnt',

@@ -94,6 +94,16 @@ export const en = {
     validUntil: 'The estimate is valid until {{date}}.',
   },
   /** The e-mail to an estimate's author when the client answers on its page. */
+  /** A project's budget alert to its managers (reports/budget-alerts). */
+  budgetAlert: {
+    subject: 'Budget alert: {{project}} has used {{percent}} % of its budget',
+    spent: '{{project}} ({{client}}) has used {{percent}} % of its budget: {{spent}} of {{budget}}.',
+    spentMonthly: '{{project}} ({{client}}) has used {{percent}} % of its budget for {{month}}: {{spent}} of {{budget}}.',
+    share: '{{project}} ({{client}}) has used {{percent}} % of its budget.',
+    shareMonthly: '{{project}} ({{client}}) has used {{percent}} % of its budget for {{month}}.',
+    hours: '{{hours}} hours',
+    why: 'You get this alert once the project reaches {{threshold}} % of its budget (a monthly budget once a month). The project, and where the alert is set:',
+  },
   estimateAnswer: {
     acceptedSubject: '{{client}} accepted estimate {{number}}',
     declinedSubject: '{{client}} declined estimate {{number}}',

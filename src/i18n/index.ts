@@ -54,6 +54,17 @@ export function mailDate(date: string, language: string | null | undefined): str
   return format.format(new Date(`${date}T00:00:00Z`));
 }
 
+/** The month of a calendar day (YYYY-MM-DD) in a mail, named in the person's language: "December 2026", "Dezember 2026". */
+export function mailMonth(date: string, language: string | null | undefined): string {
+  const locale = documentLocale(language);
+  let format = mailFormats.get(`m|${locale}`) as Intl.DateTimeFormat | undefined;
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+    mailFormats.set(`m|${locale}`, format);
+  }
+  return format.format(new Date(`${date}T00:00:00Z`));
+}
+
 /**
  * A decimal (as a plain decimal string, "7.5") in a mail to a person: as written in
  * English, with the document locale's decimal sign otherwise ("7,5"), no grouping.

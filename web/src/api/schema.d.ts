@@ -6668,6 +6668,8 @@ export interface operations {
                             budget_by?: "project" | "project_cost" | "task" | "task_fees" | "person" | "none";
                             budget_is_monthly?: boolean;
                             show_budget_to_all?: boolean;
+                            notify_when_over_budget?: boolean;
+                            over_budget_notification_percentage?: number;
                             starts_on?: string | null;
                             ends_on?: string | null;
                             /** Format: date-time */
@@ -6764,6 +6766,10 @@ export interface operations {
                     budget_is_monthly?: boolean;
                     /** @description Everyone assigned sees the (hours) budget, not only its managers. */
                     show_budget_to_all?: boolean;
+                    /** @description E-mail the project's managers (without any, the workspace's owners and administrators) once a budget period when over_budget_notification_percentage of the budget is spent; a project without a budget is never alerted. */
+                    notify_when_over_budget?: boolean;
+                    /** @description The share of the budget, in percent (at most 2 decimal places), that sends the alert; default 80. */
+                    over_budget_notification_percentage?: number;
                     /** @description Active tasks of the workspace to assign. Omitted: the workspace default tasks; []: none. */
                     task_ids?: string[];
                 };
@@ -6804,6 +6810,8 @@ export interface operations {
                         budget_by: "project" | "project_cost" | "task" | "task_fees" | "person" | "none";
                         budget_is_monthly: boolean;
                         show_budget_to_all: boolean;
+                        notify_when_over_budget: boolean;
+                        over_budget_notification_percentage: number;
                         starts_on: string | null;
                         ends_on: string | null;
                         /** Format: date-time */
@@ -6891,6 +6899,8 @@ export interface operations {
                         budget_by: "project" | "project_cost" | "task" | "task_fees" | "person" | "none";
                         budget_is_monthly: boolean;
                         show_budget_to_all: boolean;
+                        notify_when_over_budget: boolean;
+                        over_budget_notification_percentage: number;
                         starts_on: string | null;
                         ends_on: string | null;
                         /** Format: date-time */
@@ -7045,6 +7055,10 @@ export interface operations {
                     budget_is_monthly?: boolean;
                     /** @description Everyone assigned sees the (hours) budget, not only its managers. */
                     show_budget_to_all?: boolean;
+                    /** @description E-mail the project's managers (without any, the workspace's owners and administrators) once a budget period when over_budget_notification_percentage of the budget is spent; a project without a budget is never alerted. */
+                    notify_when_over_budget?: boolean;
+                    /** @description The share of the budget, in percent (at most 2 decimal places), that sends the alert; default 80. */
+                    over_budget_notification_percentage?: number;
                 };
             };
         };
@@ -7082,6 +7096,8 @@ export interface operations {
                         budget_by: "project" | "project_cost" | "task" | "task_fees" | "person" | "none";
                         budget_is_monthly: boolean;
                         show_budget_to_all: boolean;
+                        notify_when_over_budget: boolean;
+                        over_budget_notification_percentage: number;
                         starts_on: string | null;
                         ends_on: string | null;
                         /** Format: date-time */
@@ -14274,6 +14290,8 @@ export interface operations {
                             budget_by?: "project" | "project_cost" | "task" | "task_fees" | "person" | "none";
                             budget_is_monthly?: boolean;
                             show_budget_to_all?: boolean;
+                            notify_when_over_budget?: boolean;
+                            over_budget_notification_percentage?: number;
                             starts_on?: string | null;
                             ends_on?: string | null;
                             /** Format: date-time */

@@ -96,6 +96,8 @@ export function presentFullProject(row: ProjectRow, view: ProjectView, tasks?: P
     budget_by: row.budget_by,
     budget_is_monthly: row.budget_is_monthly,
     show_budget_to_all: row.show_budget_to_all,
+    notify_when_over_budget: row.notify_when_over_budget,
+    over_budget_notification_percentage: decimalNumber(row.over_budget_notification_percentage)!,
     starts_on: row.starts_on,
     ends_on: row.ends_on,
     created_at: row.created_at.toISOString(),

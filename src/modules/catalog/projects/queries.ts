@@ -54,6 +54,8 @@ function projectSelect(trx: Tx, companyId: string, { principal, rateOn }: LoadOp
       'p.budget',
       'p.budget_is_monthly',
       'p.show_budget_to_all',
+      'p.notify_when_over_budget',
+      'p.over_budget_notification_percentage',
       'p.starts_on',
       'p.ends_on',
       'p.created_at',

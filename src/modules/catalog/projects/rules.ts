@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import { sameDecimal } from '../../../money.ts';
 import { updatedSinceOf } from '../../../http/route-kit.ts';
 import type { BillBy, BudgetBy } from '../../../db/types.ts';
@@ -46,6 +47,8 @@ export const COMMERCIAL_FIELDS = [
   'budget',
   'budget_is_monthly',
   'show_budget_to_all',
+  'notify_when_over_budget',
+  'over_budget_notification_percentage',
 ] as const;
 
 /** Every writable property: the project's own, then the commercial ones. */
@@ -74,6 +77,9 @@ export interface ProjectState {
   budget: string | null;
   budget_is_monthly: boolean;
   show_budget_to_all: boolean;
+  notify_when_over_budget: boolean;
+  /** Percent, a decimal string of at most 2 places, above 0 and at most 1,000. */
+  over_budget_notification_percentage: string;
 }
 
 /** A new project before its input is applied. `bill_by` follows `is_billable` unless given. */
@@ -97,6 +103,8 @@ export function newProjectState(input: ProjectInput): ProjectState {
     budget: null,
     budget_is_monthly: false,
     show_budget_to_all: false,
+    notify_when_over_budget: false,
+    over_budget_notification_percentage: '80',
   };
 }
 
@@ -136,6 +144,16 @@ function flag(field: string, value: unknown): boolean {
 }
 
 const amount = (field: string, value: unknown) => (value === null ? null : budgetAmount(field, value));
+
+/** The budget alert's threshold: a share of the budget in percent, above 0, at most 1,000 (ten times over), 2 places. */
+function percentage(value: unknown): string {
+  const field = 'over_budget_notification_percentage';
+  const d = typeof value === 'number' && Number.isFinite(value) ? new Decimal(value) : null;
+  if (!d || d.lte(0) || d.gt(1000) || d.decimalPlaces() > 2) {
+    throw badRequest(`${field} must be a number above 0 and at most 1000, with at most 2 decimal places.`, { field });
+  }
+  return d.toFixed();
+}
 
 /**
  * Applies a create or update body to the current state and returns the next
@@ -227,6 +245,9 @@ export function applyProjectInput(current: ProjectState, input: ProjectInput): {
   if (input.budget !== undefined) next.budget = amount('budget', input.budget);
   if (input.budget_is_monthly !== undefined) next.budget_is_monthly = flag('budget_is_monthly', input.budget_is_monthly);
   if (input.show_budget_to_all !== undefined) next.show_budget_to_all = flag('show_budget_to_all', input.show_budget_to_all);
+  // Kept whatever the budget (Harvest's, permissive): a project without one is never alerted.
+  if (input.notify_when_over_budget !== undefined) next.notify_when_over_budget = flag('notify_when_over_budget', input.notify_when_over_budget);
+  if (input.over_budget_notification_percentage !== undefined) next.over_budget_notification_percentage = percentage(input.over_budget_notification_percentage);
 
   if (PROJECT_LEVEL_BUDGETS.includes(next.budget_by)) {
     if (next.budget === null) {
@@ -248,7 +269,7 @@ export function applyProjectInput(current: ProjectState, input: ProjectInput): {
 
 /** The columns whose value differs between two states (an unchanged PATCH writes nothing). */
 export const changedColumns = (before: ProjectState, after: ProjectState) =>
-  changedOf(before, after, { fee: sameDecimal, cost_budget: sameDecimal, budget: sameDecimal });
+  changedOf(before, after, { fee: sameDecimal, cost_budget: sameDecimal, budget: sameDecimal, over_budget_notification_percentage: sameDecimal });
 
 /** The commercial properties a body sends (see COMMERCIAL_FIELDS). */
 export function commercialFieldsIn(input: object): string[] {

@@ -38,6 +38,10 @@ const writable = {
   ),
   budget_is_monthly: Type.Boolean({ description: 'The budget resets every month; not with budget_by none.' }),
   show_budget_to_all: Type.Boolean({ description: 'Everyone assigned sees the (hours) budget, not only its managers.' }),
+  notify_when_over_budget: Type.Boolean({
+    description: "E-mail the project's managers (without any, the workspace's owners and administrators) once a budget period when over_budget_notification_percentage of the budget is spent; a project without a budget is never alerted.",
+  }),
+  over_budget_notification_percentage: Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'The share of the budget, in percent (at most 2 decimal places), that sends the alert; default 80.' }),
 };
 
 export const ProjectCreateBody = Type.Object(
@@ -86,6 +90,8 @@ export const ProjectSchema = Type.Object(
     budget_by: Enum(BUDGET_BY, ''),
     budget_is_monthly: Type.Boolean(),
     show_budget_to_all: Type.Boolean(),
+    notify_when_over_budget: Type.Boolean(),
+    over_budget_notification_percentage: Type.Number(),
     starts_on: Nullable(Type.String({ format: 'date' })),
     ends_on: Nullable(Type.String({ format: 'date' })),
     created_at: Type.String({ format: 'date-time' }),

@@ -169,6 +169,7 @@ const stateOf = (row: ProjectRow): ProjectState =>
   columnsOf(row, [
     'client_id', 'name', 'code', 'notes', 'owner_id', 'starts_on', 'ends_on', 'is_active', 'is_billable',
     'bill_by', 'is_fixed_fee', 'fee', 'cost_budget', 'budget_by', 'budget', 'budget_is_monthly', 'show_budget_to_all',
+    'notify_when_over_budget', 'over_budget_notification_percentage',
   ]);
 
 // ---- writes ----

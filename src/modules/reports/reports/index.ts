@@ -1,7 +1,7 @@
 /** What the rest of Sheaf may use of this area (docs/architecture.md); everything else is internal. */
 export { csvBytes } from '../../../http/exports.ts';
 export { reportSettings, roundedMicroHours } from './pricing.ts';
-export { projectBudgetRows, uninvoicedRows } from './queries.ts';
+export { projectBudgetRows, uninvoicedRows, type BudgetRow } from './queries.ts';
 export { reportsRoutes } from './routes.ts';
 export { checkRange, MAX_REPORT_SPAN_DAYS, monthOf } from './rules.ts';
 export { GroupByParam } from './schemas.ts';

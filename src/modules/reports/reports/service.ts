@@ -75,7 +75,7 @@ const REPORT_PAGE_COST = { random_page_cost: sql<string>`set_config('random_page
  * workspace's work over up to a year), the reports' page cost and, unless `planned` is false,
  * the reports' other planner settings, all set in the transaction's first statement.
  */
-export function readReport<T>(ctx: ReportContext, p: Principal, fn: (trx: Tx) => Promise<T>, planned = true): Promise<T> {
+export function readReport<T>(ctx: ReportContext, p: Pick<Principal, 'companyId'>, fn: (trx: Tx) => Promise<T>, planned = true): Promise<T> {
   const limit = { statement_limit: longStatementLimit(ctx.timeouts) };
   return withTenant(ctx.db, p.companyId, (trx) => fn(trx), { ...limit, ...REPORT_PAGE_COST, ...(planned ? REPORT_PLANNING : {}) });
 }

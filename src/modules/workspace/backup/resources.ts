@@ -168,7 +168,7 @@ export const RESOURCES: ResourceSpec[] = [
     description:
       'Projects with billing and budget settings; `user_assignments` (people, project managers, person budgets), `task_assignments` (tasks used, billable flag, task budgets) and `rates` (every effective-dated rate scoped to the project: project, task and person rates).',
     columns: `p.id, p.client_id, p.name, p.code, p.notes, p.owner_id, p.is_active, p.is_billable, p.bill_by, p.is_fixed_fee,
-      p.fee, p.cost_budget, p.budget_by, p.budget, p.budget_is_monthly, p.show_budget_to_all, p.starts_on, p.ends_on,
+      p.fee, p.cost_budget, p.budget_by, p.budget, p.budget_is_monthly, p.show_budget_to_all, p.notify_when_over_budget, p.over_budget_notification_percentage, p.starts_on, p.ends_on,
       p.created_at, p.updated_at`,
     from: 'projects p',
     ...ownRows('p'),
@@ -552,6 +552,7 @@ export const EXCLUDED_TABLES: Record<string, string> = {
   single_sign_on_links: "which identity-provider subject is which person (sign-in bookkeeping, made again at each person's next sign-in)",
   single_sign_on_logins: 'sign-ins on their way through the identity provider (state hashes, PKCE verifiers): credentials are never exported',
   saved_report_deliveries: "the record of saved reports' e-mails sent (an internal delivery log)",
+  project_budget_alerts: "the record of budget alerts e-mailed (an internal delivery log, like saved reports')",
   webhook_deliveries: 'the webhooks’ delivery queue and log (kept 30 days): a delivery log, like the e-mail outbox',
   changes: 'the change feed’s log of recent changes (a delivery log, kept for CHANGES_RETENTION_DAYS); the records themselves are exported',
   change_horizons: 'where the change feed’s retention last deleted, per workspace (feed bookkeeping, not workspace data)',

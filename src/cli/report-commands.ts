@@ -1,4 +1,5 @@
 import { isId } from '../ids.ts';
+import { runBudgetAlerts } from '../modules/reports/budget-alerts/index.ts';
 import { runDueSavedReports } from '../modules/reports/saved-reports/index.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';
@@ -30,4 +31,21 @@ const runDue: AdminCommand<{ workspaceId?: string }> = {
   },
 };
 
-export const savedReportCommands: Record<string, AdminCommand<any>> = { runDue };
+/**
+ * `sheaf admin budget-alerts run-due`: one run of the budget alerts (what every server process
+ * runs each minute), for cron or at once. Each alert is claimed in the database and sent once.
+ */
+const budgetAlerts: AdminCommand<{ workspaceId?: string }> = {
+  name: 'admin budget-alerts run-due',
+  usage: '[--workspace ID]',
+  summary: 'e-mail the managers of every project whose budget passed its alert threshold (once per budget), in every workspace unless --workspace',
+  options: { workspace: str },
+  parse: runDue.parse,
+  async run({ db, output, clock, baseUrl }, input) {
+    if (input.workspaceId) await requireWorkspace(db, input.workspaceId);
+    const summary = await runBudgetAlerts({ db, clock, baseUrl }, { workspaceId: input.workspaceId });
+    print(output, summary, () => (summary.sent === 0 ? 'No budget alert was due.' : `Queued the alerts of ${summary.sent} project${summary.sent === 1 ? '' : 's'}.`));
+  },
+};
+
+export const reportCommands: Record<string, AdminCommand<any>> = { runDue, budgetAlerts };
