@@ -53,9 +53,20 @@ export function girocodeOf(d: Omit<PaymentDetails, 'encode'>): string | null {
   return epcPayload({ name: a.holder, iban: a.iban, bic: a.bic, amount: d.amountDue, text });
 }
 
-export async function drawPaymentDetails(doc: PDFKit.PDFDocument, d: PaymentDetails): Promise<void> {
+/**
+ * The block laid out before it is drawn: its exact height (what drawing it takes, so the invoice
+ * can keep it on the page of its totals, or move it whole), and `draw(y)`, which draws it from
+ * `y` and returns where it ends. Null when nothing is printed (no default account). The caller
+ * decides the page; the block never breaks.
+ */
+export interface PaymentDetailsBlock {
+  height: number;
+  draw(y: number): Promise<number>;
+}
+
+export function paymentDetailsBlock(doc: PDFKit.PDFDocument, d: PaymentDetails): PaymentDetailsBlock | null {
   const a = d.account;
-  if (!a) return;
+  if (!a) return null;
   const tr = translator(d.language);
   const t = d.encode;
   // The account number (IBAN or local) is what the payer types: bold.
@@ -72,31 +83,48 @@ export async function drawPaymentDetails(doc: PDFKit.PDFDocument, d: PaymentDeta
   doc.font('body').fontSize(9);
   const labelW = Math.min(textW / 3, Math.max(...rows.map(([label]) => doc.widthOfString(t(label)))) + 12);
   const valueW = textW - labelW;
-  const textH = 16 + rows.reduce((h, [, value]) => h + Math.max(13, doc.heightOfString(t(value, valueW), { width: valueW }) + 2), 0);
-  const blockH = Math.max(textH, payload ? QR_SIZE + 14 : 0);
+  // Every height measured as it is drawn (same fonts, sizes and widths): an estimate that came
+  // out short let pdfkit break the block across pages by itself, one that came out long moved it.
+  const heading = t(tr('paymentDetails.heading'));
+  doc.font('bold').fontSize(9);
+  const headingH = doc.heightOfString(heading, { width: textW, characterSpacing: 0.5 }) + 4;
+  const cells = rows.map(([label, value, strong]) => {
+    const labelText = t(label);
+    const valueText = t(value, valueW);
+    doc.font('body').fontSize(9);
+    const labelH = doc.heightOfString(labelText, { width: labelW });
+    doc.font(strong ? 'bold' : 'body').fontSize(9.5);
+    const valueH = doc.heightOfString(valueText, { width: valueW });
+    return { labelText, valueText, strong, h: Math.max(13, labelH, valueH) + 2 };
+  });
+  const textH = headingH + cells.reduce((h, c) => h + c.h, 0);
+  const caption = payload ? t(tr('paymentDetails.scan')) : '';
+  const captionW = QR_SIZE + 80;
+  doc.font('body').fontSize(7);
+  const codeH = payload ? QR_SIZE + 4 + doc.heightOfString(caption, { width: captionW }) : 0;
+  const height = Math.max(textH, codeH);
 
-  let y = doc.y + 18;
-  if (y + blockH > doc.page.height - doc.page.margins.bottom) {
-    doc.addPage();
-    y = doc.page.margins.top;
-  }
-  const top = y;
-  doc.font('bold').fontSize(9).fillColor(MUTED).text(t(tr('paymentDetails.heading')), left, y, { characterSpacing: 0.5 });
-  y = doc.y + 4;
-  for (const [label, value, strong] of rows) {
-    doc.font('body').fontSize(9).fillColor(MUTED).text(t(label), left, y, { width: labelW });
-    doc.font(strong ? 'bold' : 'body').fontSize(9.5).fillColor(INK);
-    doc.text(t(value, valueW), left + labelW, y, { width: valueW });
-    y = Math.max(doc.y, y + 13) + 2;
-  }
-  if (payload) {
-    const x = left + width - QR_SIZE;
-    await drawQr(doc, payload, x, top, QR_SIZE);
-    doc.font('body').fontSize(7).fillColor(MUTED).text(t(tr('paymentDetails.scan')), x - 80, top + QR_SIZE + 4, { width: QR_SIZE + 80, align: 'right' });
-    y = Math.max(y, doc.y);
-  }
-  doc.x = left;
-  doc.y = Math.max(y, top + blockH);
+  return {
+    height,
+    async draw(top: number) {
+      doc.font('bold').fontSize(9).fillColor(MUTED).text(heading, left, top, { width: textW, characterSpacing: 0.5 });
+      let y = top + headingH;
+      for (const c of cells) {
+        doc.font('body').fontSize(9).fillColor(MUTED).text(c.labelText, left, y, { width: labelW });
+        doc.font(c.strong ? 'bold' : 'body').fontSize(9.5).fillColor(INK);
+        doc.text(c.valueText, left + labelW, y, { width: valueW });
+        y += c.h;
+      }
+      if (payload) {
+        const x = left + width - QR_SIZE;
+        await drawQr(doc, payload, x, top, QR_SIZE);
+        doc.font('body').fontSize(7).fillColor(MUTED).text(caption, x - 80, top + QR_SIZE + 4, { width: captionW, align: 'right' });
+      }
+      doc.x = left;
+      doc.y = top + height;
+      return doc.y;
+    },
+  };
 }
 
 /** The QR code of `text` (byte mode, so UTF-8; error correction M) as filled squares, a row's dark run at a time. */

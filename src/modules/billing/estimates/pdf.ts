@@ -8,15 +8,18 @@ import {
   INK,
   MUTED,
   assertMayUseInvoices,
+  closingHeight,
   drawClient,
+  drawClosing,
   drawLines,
   drawSeller,
-  drawTotals,
   findClient,
   formatDate,
   loadSeller,
+  notesBlock,
   openPdf,
   pageFooters,
+  totalsBlock,
   totalsRows,
   type Seller,
 } from '../invoices/index.ts';
@@ -97,16 +100,12 @@ export async function renderEstimatePdf(d: EstimateDocument): Promise<Buffer> {
     y = doc.y + 12;
   }
 
-  // The lines, as the invoice prints them (with the column of the taxes each line bears).
-  y = drawLines(pdf, e, d.lines, totals, language, y);
-
-  // Totals.
-  y = drawTotals(pdf, y, totalsRows(pdf, e, totals, language), { label: tr('estimate.total', { currency: e.currency }), value: money(totals.amount) }, 50);
-
-  if (e.notes) {
-    doc.font('bold').fontSize(9).fillColor(MUTED).text(t(tr('invoice.notes')), left, y, { characterSpacing: 0.5 });
-    doc.font('body').fontSize(9.5).fillColor(INK).text(t(e.notes, width), left, doc.y + 3, { width });
-  }
+  // The lines, as the invoice prints them (with the column of the taxes each line bears), and the
+  // closing (totals, notes) kept together with the last line, as the invoice's.
+  const closing = [totalsBlock(pdf, totalsRows(pdf, e, totals, language), { label: tr('estimate.total', { currency: e.currency }), value: money(totals.amount) })];
+  if (e.notes) closing.push(notesBlock(pdf, e.notes));
+  y = drawLines(pdf, e, d.lines, totals, language, y, closingHeight(closing));
+  await drawClosing(pdf, y, closing);
 
   footers.draw((page, pages) => tr('estimate.footer', { workspace: d.workspace.name, number: e.number, page, pages }));
   return done();

@@ -37,7 +37,8 @@ export { IsoDate, LineItemCreate, RecipientSchema, TotalsProperties } from './sc
 export type { CreateInput, LineInput, Recipient } from './schemas.ts';
 export { creatorOf, documentHead, presentInvoice, presentTotals, printedTotals } from './presenter.ts';
 export { documentFilename, fileSafe, formatDate, formatMoney, formatPercent, formatQuantity, pdfFilename } from './format.ts';
-export { INK, MUTED, drawClient, drawLines, drawSeller, drawTotals, loadInvoiceDocument, loadSeller, openPdf, pageFooters, renderInvoicePdf, totalsRows } from './pdf.ts';
+export { INK, MUTED, closingHeight, drawClient, drawClosing, drawLines, drawSeller, loadInvoiceDocument, loadSeller, notesBlock, openPdf, pageFooters, renderInvoicePdf, totalsBlock, totalsRows } from './pdf.ts';
+export type { ClosingBlock } from './pdf.ts';
 export type { Seller } from './pdf.ts';
 // For the client page: which e-invoices an invoice can be, and the writer (loaded on first use).
 export { E_INVOICE_ATTACHMENTS, attachmentFormat, attachmentProfile, eInvoiceFilename, missingFields } from './e-invoice-data.ts';

@@ -16,7 +16,7 @@ import { documentLocale, translator } from '../../../i18n/index.ts';
 import { assertMayUseInvoices, loadInvoice } from './service.ts';
 import { printedSubtotal, type Totals } from './totals.ts';
 import type { EInvoiceParties } from './e-invoice-data.ts';
-import { defaultBankAccount, drawPaymentDetails, type BankAccountRow } from '../bank-accounts/index.ts';
+import { defaultBankAccount, paymentDetailsBlock, type BankAccountRow } from '../bank-accounts/index.ts';
 import { businessName, invoiceLogoOf, invoiceSettingsOf, type InvoiceSettingsState } from '../invoice-settings/index.ts';
 
 /**
@@ -396,29 +396,94 @@ export function totalsRows(
 }
 
 /**
- * The totals box at the right edge from `y`: the rows, then a band with the amount the document
- * comes to (an invoice's amount due, an estimate's total). On a new page when the rows and
- * `room` more do not fit. Returns where the text below it starts.
+ * A block of a document's closing (totals, notes, payment details), laid out before it is drawn:
+ * its exact height, and `draw(y)`, which draws it from `y` and returns where it ends. A block
+ * that `flows` (notes) may continue on the next pages when it is taller than a page; the others
+ * are never broken.
  */
-export function drawTotals({ doc, t, right, bottom }: OpenPdf, y: number, rows: TotalsRow[], band: { label: string; value: string }, room: number): number {
+export interface ClosingBlock {
+  height: number;
+  draw(y: number): number | Promise<number>;
+  flows?: boolean;
+}
+
+/** The space between two blocks of the closing, and between the table and a flowing block. */
+const CLOSING_GAP = 16;
+
+/** The height the closing's blocks take on one page, with the gaps between them. */
+export function closingHeight(blocks: ClosingBlock[]): number {
+  return blocks.reduce((h, b) => h + b.height, 0) + CLOSING_GAP * Math.max(0, blocks.length - 1);
+}
+
+/**
+ * The totals box at the right edge: the rows, then a band with the amount the document comes to
+ * (an invoice's amount due, an estimate's total).
+ */
+export function totalsBlock({ doc, t, right }: OpenPdf, rows: TotalsRow[], band: { label: string; value: string }): ClosingBlock {
   const pad = 5;
   const boxW = 250;
   const boxX = right - boxW;
-  if (y + 20 * rows.length + room > bottom()) {
+  return {
+    // 10 above the rows, 17 a row, the band (2 + 26).
+    height: 10 + 17 * rows.length + 28,
+    draw(y) {
+      y += 10;
+      for (const r of rows) {
+        doc.font(r.strong ? 'bold' : 'body').fontSize(10).fillColor(INK);
+        doc.text(t(r.label), boxX, y, { width: boxW - 110 });
+        doc.text(r.value, boxX + boxW - 110, y, { width: 110, align: 'right' });
+        y += 17;
+      }
+      doc.rect(boxX, y + 2, boxW, 26).fill(BAND);
+      doc.font('bold').fontSize(12).fillColor(INK).text(t(band.label), boxX + pad, y + 9, { width: boxW - 120 });
+      doc.text(band.value, boxX + boxW - 120, y + 9, { width: 120 - pad, align: 'right' });
+      return y + 28;
+    },
+  };
+}
+
+/** The document's notes under their heading, across the page's width; they flow onto the next pages when longer than one. */
+export function notesBlock({ doc, t, tr, left, width }: OpenPdf, notes: string): ClosingBlock {
+  const heading = t(tr('invoice.notes'));
+  const text = t(notes, width);
+  doc.font('bold').fontSize(9);
+  const headingH = doc.heightOfString(heading, { width, characterSpacing: 0.5 });
+  doc.font('body').fontSize(9.5);
+  return {
+    height: headingH + 3 + doc.heightOfString(text, { width }),
+    flows: true,
+    draw(y) {
+      doc.font('bold').fontSize(9).fillColor(MUTED).text(heading, left, y, { width, characterSpacing: 0.5 });
+      doc.font('body').fontSize(9.5).fillColor(INK).text(text, left, doc.y + 3, { width });
+      return doc.y;
+    },
+  };
+}
+
+/**
+ * The closing from `y`, after the lines: its blocks stay together on one page, this one when they
+ * fit, else the next (drawLines has carried the last line there, so a page never holds the closing
+ * alone when a line could come with it). A closing taller than a page is placed a block at a time:
+ * a block that does not fit goes whole to the next page, notes taller than a page flow.
+ * Returns where it ends.
+ */
+export async function drawClosing({ doc, bottom }: OpenPdf, y: number, blocks: ClosingBlock[]): Promise<number> {
+  const top = doc.page.margins.top;
+  const newPage = () => {
     doc.addPage();
-    y = doc.page.margins.top;
+    return doc.page.margins.top;
+  };
+  const total = closingHeight(blocks);
+  if (y > top && y + total > bottom() && total <= bottom() - top) y = newPage();
+  for (const [i, block] of blocks.entries()) {
+    if (i > 0) y += CLOSING_GAP;
+    const fitsAPage = block.height <= bottom() - top;
+    if (y > top && y + block.height > bottom() && (fitsAPage || !block.flows)) y = newPage();
+    y = await block.draw(y);
   }
-  y += 10;
-  for (const r of rows) {
-    doc.font(r.strong ? 'bold' : 'body').fontSize(10).fillColor(INK);
-    doc.text(t(r.label), boxX, y, { width: boxW - 110 });
-    doc.text(r.value, boxX + boxW - 110, y, { width: 110, align: 'right' });
-    y += 17;
-  }
-  doc.rect(boxX, y + 2, boxW, 26).fill(BAND);
-  doc.font('bold').fontSize(12).fillColor(INK).text(t(band.label), boxX + pad, y + 9, { width: boxW - 120 });
-  doc.text(band.value, boxX + boxW - 120, y + 9, { width: 120 - pad, align: 'right' });
-  return y + 44;
+  doc.x = doc.page.margins.left;
+  doc.y = y;
+  return y;
 }
 
 /**
@@ -505,9 +570,11 @@ export interface PrintedLine {
  * The lines table both documents print, from `y`: type, description, quantity (time lines in
  * hours), unit price, amount and, with a tax on the document, a last column marking the taxes
  * each line bears, with its legend; a description taller than a page flows onto the next pages.
- * Returns where it ends.
+ * `keepWithLast` is the height of what must follow the last line on its page (the closing): when
+ * it does not fit below, the last line goes to the next page with it (under the repeated header),
+ * so the totals and payment details never stand on a page without a line. Returns where it ends.
  */
-export function drawLines(pdf: OpenPdf, document: TaxRates, lines: PrintedLine[], totals: Totals, language: string, y: number): number {
+export function drawLines(pdf: OpenPdf, document: TaxRates, lines: PrintedLine[], totals: Totals, language: string, y: number, keepWithLast = 0): number {
   const { doc, t, tr, money, left, right, width, bottom } = pdf;
   const taxes = lineTaxes(document, totals);
   // As wide as its title ("STEUER" is wider than "TAX"), which must not wrap.
@@ -532,14 +599,25 @@ export function drawLines(pdf: OpenPdf, document: TaxRates, lines: PrintedLine[]
     ...(taxW > 0 ? [{ key: 'taxes', title: tr('invoice.columns.taxes'), w: taxW, align: 'right' as const }] : []),
   ];
   const pad = 5;
+  // The legend of the tax column: each tax, its marker and the amount it is charged on (after the discount).
+  doc.font('body').fontSize(8);
+  const legendText =
+    taxes.length > 0
+      ? t([tr('invoice.taxLegend'), ...taxes.map((x) => tr('invoice.taxLegendItem', { marker: x.marker, tax: x.label(language), base: money(x.base) }))].join('  '), width)
+      : null;
+  // 4 above the legend, 2 below it.
+  const legendH = legendText ? doc.heightOfString(legendText, { width }) + 6 : 0;
+  const HEADER_H = 24;
+  let rowsOnPage = 0;
   const header = () => {
+    rowsOnPage = 0;
     doc.rect(left, y, width, 20).fill(BAND);
     let x = left;
     for (const c of cols) {
       doc.font('bold').fontSize(8.5).fillColor(MUTED).text(t(c.title.toLocaleUpperCase(documentLocale(language))), x + pad, y + 6, { width: c.w - 2 * pad, align: c.align, characterSpacing: 0.3 });
       x += c.w;
     }
-    y += 24;
+    y += HEADER_H;
   };
   header();
   const colX = (key: string) => left + cols.slice(0, cols.findIndex((c) => c.key === key)).reduce((sum, c) => sum + c.w, 0);
@@ -555,7 +633,10 @@ export function drawLines(pdf: OpenPdf, document: TaxRates, lines: PrintedLine[]
       amount: amountText(line, i),
     };
     const h = Math.max(...cols.map((c) => doc.heightOfString(cells[c.key] || ' ', { width: c.w - 2 * pad }))) + 8;
-    if (y + h > bottom()) {
+    // The last line, the legend and the closing (with the rule under the line) together, when they fit on one page.
+    const tail = i === lines.length - 1 ? h + 2 + legendH + keepWithLast : 0;
+    const keepsTogether = tail > 0 && rowsOnPage > 0 && y + tail > bottom() && doc.page.margins.top + HEADER_H + tail <= bottom();
+    if (y + h > bottom() || keepsTogether) {
       doc.addPage();
       y = doc.page.margins.top;
       header();
@@ -576,21 +657,18 @@ export function drawLines(pdf: OpenPdf, document: TaxRates, lines: PrintedLine[]
     y = flowed ? flowed.y + 5 : y + h;
     doc.moveTo(left, y).lineTo(right, y).lineWidth(0.5).strokeColor(RULE).stroke();
     y += 2;
+    rowsOnPage++;
   });
   if (lines.length === 0) {
     doc.font('body').fontSize(9.5).fillColor(MUTED).text(t(tr('invoice.noLines')), left + pad, y + 4);
     y = doc.y + 6;
   }
-  // The legend of the tax column: each tax, its marker and the amount it is charged on (after the discount).
-  if (taxes.length > 0) {
-    const legend = [tr('invoice.taxLegend'), ...taxes.map((x) => tr('invoice.taxLegendItem', { marker: x.marker, tax: x.label(language), base: money(x.base) }))].join('  ');
-    doc.font('body').fontSize(8).fillColor(MUTED);
-    const legendText = t(legend, width);
-    if (y + 4 + doc.heightOfString(legendText, { width }) > bottom()) {
+  if (legendText) {
+    if (y + legendH > bottom()) {
       doc.addPage();
       y = doc.page.margins.top;
     }
-    doc.text(legendText, left, y + 4, { width });
+    doc.font('body').fontSize(8).fillColor(MUTED).text(legendText, left, y + 4, { width });
     y = doc.y + 2;
   }
 
@@ -603,7 +681,7 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
   // The document speaks the client's language (labels, dates, numbers); what people typed prints as typed.
   const language = d.client.language;
   const pdf = openPdf(inv, 'invoice.title', d);
-  const { doc, t, tr, money, left, right, width, bottom, done } = pdf;
+  const { doc, t, tr, money, left, right, width, done } = pdf;
   const date = (x: string) => formatDate(x, language);
   const voided = inv.state === 'voided';
 
@@ -653,31 +731,21 @@ export async function renderInvoicePdf(d: InvoiceDocument): Promise<Buffer> {
     y = doc.y + 12;
   }
 
-  y = drawLines(pdf, inv, d.lines, totals, language, y);
-
-  // -- totals
+  // -- the closing: totals, notes, and the payment details (the bank account of the currency, and
+  // a GiroCode for EUR while something is owed: billing/bank-accounts), measured first so they
+  // stay together, with the last line, on one page.
   const rows = totalsRows(pdf, inv, totals, language);
   rows.push({ label: tr('invoice.total', { currency: inv.currency }), value: money(totals.amount), strong: true });
   if (Number(inv.paid_total) > 0) rows.push({ label: tr('invoice.paid'), value: money(`-${inv.paid_total}`) });
-  y = drawTotals(pdf, y, rows, { label: tr('invoice.amountDue'), value: money(askedFor(inv, totals)) }, 40);
+  const closing: ClosingBlock[] = [totalsBlock(pdf, rows, { label: tr('invoice.amountDue'), value: money(askedFor(inv, totals)) })];
+  if (inv.notes) closing.push(notesBlock(pdf, inv.notes));
+  const payment = voided
+    ? null
+    : paymentDetailsBlock(doc, { account: d.bankAccount, currency: inv.currency, amountDue: totals.dueAmount, state: inv.state, invoiceNumber: inv.number, language, encode: t });
+  if (payment) closing.push(payment);
 
-  // -- notes
-  if (inv.notes) {
-    doc.font('body').fontSize(9.5);
-    const notes = t(inv.notes, width);
-    if (y + 30 + doc.heightOfString(notes, { width }) > bottom() && y > doc.page.margins.top + 200) {
-      doc.addPage();
-      y = doc.page.margins.top;
-    }
-    doc.font('bold').fontSize(9).fillColor(MUTED).text(t(tr('invoice.notes')), left, y, { characterSpacing: 0.5 });
-    doc.font('body').fontSize(9.5).fillColor(INK).text(notes, left, doc.y + 3, { width });
-  } else {
-    doc.y = y;
-  }
-  // Further blocks (payment details) continue from doc.y: after the notes, or the totals.
-
-  // -- payment details: the bank account of the currency, and a GiroCode for EUR while something is owed (billing/bank-accounts)
-  if (!voided) await drawPaymentDetails(doc, { account: d.bankAccount, currency: inv.currency, amountDue: totals.dueAmount, state: inv.state, invoiceNumber: inv.number, language, encode: t });
+  y = drawLines(pdf, inv, d.lines, totals, language, y, closingHeight(closing));
+  await drawClosing(pdf, y, closing);
 
   footers.draw((page, pages) => tr('invoice.footer', { workspace: d.workspace.name, number: inv.number, page, pages }));
   return done();
