@@ -53,6 +53,10 @@ test('an administrator creates a project, adds a task and a manager, and changes
   await page.getByRole('textbox', { name: 'Project hourly rate' }).fill('100');
   await pickOption(page, /Budget by$/, 'Total project hours');
   await page.getByRole('textbox', { name: 'Budget (hours)' }).fill('120');
+  // The budget alert: its share of the budget appears once it is asked for.
+  await expect(page.getByRole('textbox', { name: 'Alert at % of the budget' })).toHaveCount(0);
+  await page.getByText('E-mail the project’s managers when the budget is running out').click();
+  await page.getByRole('textbox', { name: 'Alert at % of the budget' }).fill('90');
   await page.getByRole('button', { name: 'Create project' }).click();
   await expect(page.getByRole('textbox', { name: 'Name' })).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByText('name must not be blank.')).toBeVisible();
@@ -67,7 +71,7 @@ test('an administrator creates a project, adds a task and a manager, and changes
   const listed = await workspace.api('GET', '/api/v2/projects');
   expect(listed.body.projects.filter((p: { name: string }) => p.name === 'Website')).toHaveLength(1);
   const project = listed.body.projects.find((p: { name: string }) => p.name === 'Website');
-  expect(project).toMatchObject({ code: 'WEB-1', bill_by: 'project', hourly_rate: 100, budget_by: 'project', budget: 120 });
+  expect(project).toMatchObject({ code: 'WEB-1', bill_by: 'project', hourly_rate: 100, budget_by: 'project', budget: 120, notify_when_over_budget: true, over_budget_notification_percentage: 90 });
 
   // A task with a budget.
   await page.getByRole('button', { name: 'Add a task' }).click();

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, type Dispatch, type ReactNode, type SetStateAction } from 'react';
 import { Label, TextArea, TextField as AriaTextField } from 'react-aria-components';
 import { formErrors } from '../../api/errors.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -37,6 +37,8 @@ const FIELDS = [
   'budget',
   'budget_is_monthly',
   'show_budget_to_all',
+  'notify_when_over_budget',
+  'over_budget_notification_percentage',
 ] as const;
 
 /**
@@ -48,7 +50,8 @@ export function ProjectForm(props: {
   choices: Choices;
   project?: Project;
   values: Values;
-  onChange: (values: Values) => void;
+  /** A state setter: every change is applied to the latest values (see `set`). */
+  onChange: Dispatch<SetStateAction<Values>>;
   error: unknown;
   onSubmit: () => void;
   disabled?: boolean;
@@ -57,7 +60,10 @@ export function ProjectForm(props: {
   const { choices, project, values: v, onChange, error, onSubmit, disabled, actions } = props;
   const t = useProjectTexts();
   const format = useFormat();
-  const set = <K extends keyof Values>(key: K, value: Values[K]) => onChange({ ...v, [key]: value });
+  // Applied to the latest values, not this render's: a number field commits on blur, so pressing a
+  // checkbox right after typing an amount made two changes in one gesture, and the second, built
+  // on the values of before the first, undid it (the checkbox stayed unticked).
+  const set = <K extends keyof Values>(key: K, value: Values[K]) => onChange((latest) => ({ ...latest, [key]: value }));
   const { fieldErrors, summary } = formErrors(error, FIELDS);
   const may = choices.may;
   const client = choices.clients.find((c) => c.id === v.client_id) ?? (project && { id: project.client.id, name: project.client.name, currency: project.client.currency });
@@ -69,7 +75,7 @@ export function ProjectForm(props: {
 
   // A new rate on an existing project takes effect today unless the person picks another day.
   useEffect(() => {
-    if (newRate && !v.hourly_rate_effective_from) onChange({ ...v, hourly_rate_effective_from: choices.today });
+    if (newRate && !v.hourly_rate_effective_from) onChange((latest) => ({ ...latest, hourly_rate_effective_from: choices.today }));
   }, [newRate, v, onChange, choices.today]);
 
   return (
@@ -124,7 +130,12 @@ export function ProjectForm(props: {
               isSelected={v.is_billable}
               isDisabled={disabled}
               onChange={(billable) =>
-                onChange({ ...v, is_billable: billable, bill_by: billable ? (v.bill_by === 'none' ? 'project' : v.bill_by) : 'none', is_fixed_fee: billable && v.is_fixed_fee })
+                onChange((latest) => ({
+                  ...latest,
+                  is_billable: billable,
+                  bill_by: billable ? (latest.bill_by === 'none' ? 'project' : latest.bill_by) : 'none',
+                  is_fixed_fee: billable && latest.is_fixed_fee,
+                }))
               }
             >
               {t('form.billableProject')}
@@ -219,6 +230,27 @@ export function ProjectForm(props: {
             <Checkbox isSelected={v.show_budget_to_all} onChange={(x) => set('show_budget_to_all', x)} isDisabled={disabled}>
               {t('form.showToAll')}
             </Checkbox>
+            {v.budget_by !== 'none' && (
+              <div className="flex flex-col gap-3">
+                <Checkbox isSelected={v.notify_when_over_budget} onChange={(x) => set('notify_when_over_budget', x)} isDisabled={disabled}>
+                  {t('form.alert')}
+                </Checkbox>
+                {v.notify_when_over_budget && (
+                  <NumberField
+                    label={t('form.alertAt')}
+                    name="over_budget_notification_percentage"
+                    value={v.over_budget_notification_percentage}
+                    onChange={(x) => set('over_budget_notification_percentage', x)}
+                    moreThan={0}
+                    maxValue={1000}
+                    formatOptions={{ maximumFractionDigits: 2 }}
+                    isRequired
+                    isDisabled={disabled}
+                    description={t('form.alertHint')}
+                  />
+                )}
+              </div>
+            )}
             {may.see_internal_costs && (
               <NumberField
                 label={t('form.costBudget')}

@@ -20,6 +20,8 @@ const project: Project = {
   budget_by: 'project',
   budget_is_monthly: false,
   show_budget_to_all: false,
+  notify_when_over_budget: false,
+  over_budget_notification_percentage: 80,
   starts_on: null,
   ends_on: null,
   created_at: '2026-01-01T00:00:00Z',
@@ -67,6 +69,19 @@ describe('a change', () => {
     const values = { ...valuesOf(project), hourly_rate: 137.5, hourly_rate_effective_from: '2026-05-01' };
     expect(rateChanged(values, project)).toBe(true);
     expect(patchBody(values, project, all)).toEqual({ hourly_rate: 137.5, hourly_rate_effective_from: '2026-05-01' });
+  });
+
+  it('sends the budget alert and its share only when they change; a new project sends them when the alert is on', () => {
+    expect(patchBody({ ...valuesOf(project), notify_when_over_budget: true }, project, all)).toEqual({ notify_when_over_budget: true });
+    expect(patchBody({ ...valuesOf(project), notify_when_over_budget: true, over_budget_notification_percentage: 90 }, project, all)).toEqual({
+      notify_when_over_budget: true,
+      over_budget_notification_percentage: 90,
+    });
+    expect(patchBody({ ...valuesOf(project), over_budget_notification_percentage: NaN }, project, all)).toEqual({});
+    expect(patchBody({ ...valuesOf(project), notify_when_over_budget: true }, project, none)).toEqual({});
+    const fresh = { ...valuesOf(), client_id: 'c1', name: 'X', budget_by: 'project' as const, budget: 10 };
+    expect(createBody(fresh, all)).not.toHaveProperty('notify_when_over_budget');
+    expect(createBody({ ...fresh, notify_when_over_budget: true, over_budget_notification_percentage: 75 }, all)).toMatchObject({ notify_when_over_budget: true, over_budget_notification_percentage: 75 });
   });
 
   it('never sends billing or budget fields for a caller who may not set them', () => {

@@ -30,6 +30,9 @@ export interface Values {
   budget: number;
   budget_is_monthly: boolean;
   show_budget_to_all: boolean;
+  /** The budget alert (an e-mail to the project's managers) and its share of the budget in percent. */
+  notify_when_over_budget: boolean;
+  over_budget_notification_percentage: number;
 }
 
 /** budget_by modes whose budget is the project's own (the API's PROJECT_LEVEL_BUDGETS). */
@@ -58,6 +61,8 @@ export function valuesOf(project?: Project): Values {
     budget: num(project?.budget),
     budget_is_monthly: project?.budget_is_monthly ?? false,
     show_budget_to_all: project?.show_budget_to_all ?? false,
+    notify_when_over_budget: project?.notify_when_over_budget ?? false,
+    over_budget_notification_percentage: project?.over_budget_notification_percentage ?? 80,
   };
 }
 
@@ -89,6 +94,10 @@ export function createBody(values: Values, may: May): CreateBody {
   if (PROJECT_LEVEL.includes(values.budget_by)) body.budget = has(values.budget) ? values.budget : null;
   if (values.budget_by !== 'none') body.budget_is_monthly = values.budget_is_monthly;
   body.show_budget_to_all = values.show_budget_to_all;
+  if (values.notify_when_over_budget) {
+    body.notify_when_over_budget = true;
+    if (has(values.over_budget_notification_percentage)) body.over_budget_notification_percentage = values.over_budget_notification_percentage;
+  }
   return body;
 }
 
@@ -119,6 +128,10 @@ export function patchBody(values: Values, project: Project, may: May): PatchBody
   if (PROJECT_LEVEL.includes(values.budget_by) && amountOrNull(values.budget) !== (project.budget ?? null)) body.budget = amountOrNull(values.budget);
   if (values.budget_by !== 'none' && values.budget_is_monthly !== project.budget_is_monthly) body.budget_is_monthly = values.budget_is_monthly;
   if (values.show_budget_to_all !== project.show_budget_to_all) body.show_budget_to_all = values.show_budget_to_all;
+  if (values.notify_when_over_budget !== project.notify_when_over_budget) body.notify_when_over_budget = values.notify_when_over_budget;
+  if (has(values.over_budget_notification_percentage) && values.over_budget_notification_percentage !== project.over_budget_notification_percentage) {
+    body.over_budget_notification_percentage = values.over_budget_notification_percentage;
+  }
   return body;
 }
 
