@@ -1,8 +1,10 @@
 import { Decimal } from 'decimal.js';
 import { DateTime } from 'luxon';
-import type { Rounding, WeekStart } from '../../../db/types.ts';
+import type { Rounding } from '../../../db/types.ts';
 import { badRequest, type ErrorCode } from '../../../errors.ts';
 import { WORK_DATE_MAX, WORK_DATE_MIN, isWorkDate } from '../../../time/workspace-time.ts';
+// The workspace week's days are core (src/time): planning, below tracking, counts its weeks too.
+export { weekEndOf, weekStartOf } from '../../../time/calendar-days.ts';
 
 /**
  * Pure rules of the week that time entries, expenses, approvals, the home page and
@@ -86,20 +88,6 @@ export function wallClockOf(instant: Date, zone: string): { date: string; time: 
   return { date: dt.toISODate()!, time: dt.toFormat('HH:mm') };
 }
 
-const DAY_MS = 86_400_000;
-/** YYYY-MM-DD of a UTC instant. */
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** The first day of the week containing `date` (YYYY-MM-DD) for a week start day. */
-export function weekStartOf(date: string, weekStart: WeekStart): string {
-  // Calendar arithmetic on UTC midnight (no zone, no DST), without luxon: every
-  // create and change of time runs it, and it is a hot path's measurable share.
-  const ms = Date.parse(`${date}T00:00:00Z`);
-  const startDay = weekStart === 'monday' ? 1 : weekStart === 'sunday' ? 0 : 6; // Date#getUTCDay numbering
-  const back = (new Date(ms).getUTCDay() - startDay + 7) % 7;
-  return isoDate(ms - back * DAY_MS);
-}
-
 /**
  * Whole micro-hours after the workspace rounding rule: the one rule that the entries' `rounded_hours`,
  * invoices, the export and the reports share (rounding-sql.ts is its SQL twin). Exact integer
@@ -147,11 +135,6 @@ export function roundHours(hours: Decimal.Value, rule: RoundingRule): Decimal {
 export function roundHoursNumber(hours: number, rule: RoundingRule): number {
   if (rule.rounding === 'none') return hours;
   return roundMicroHours(Math.round(hours * 1e6), rule) / 1e6;
-}
-
-/** The last day of the week that starts on `weekStart` (YYYY-MM-DD). */
-export function weekEndOf(weekStart: string): string {
-  return isoDate(Date.parse(`${weekStart}T00:00:00Z`) + 6 * DAY_MS);
 }
 
 // ---- values of a time entry or an expense ----
