@@ -294,3 +294,91 @@ describe('planned against tracked, and the home page', () => {
     expect(home.plan.find((x: { project: { id: string } }) => x.project.id === w.project)?.planned_hours).toBe(25);
   });
 });
+
+describe("the workspace's weeks (week_start)", () => {
+  /** A workspace whose weeks start on `weekStart`, with its administrator's and a member's sessions. */
+  async function workspaceStarting(weekStart: 'sunday' | 'saturday') {
+    const ws = await makeTimeWorkspace(ctx.db, { name: `Weeks from ${weekStart}` });
+    await ctx.db.updateTable('companies').set({ week_start: weekStart }).where('id', '=', ws.companyId).execute();
+    return { ws, admin: await sessionFor(ctx.db, ws.admin, ctx.clock.now()), member: await sessionFor(ctx.db, ws.member, ctx.clock.now()) };
+  }
+  const scheduleIn = async (caller: Caller, from: string, weeks: number) => {
+    const res = await web(caller, 'GET', `/web/api/schedule?from=${from}&weeks=${weeks}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  const cellsOf = (body: { people: Array<{ user_id: string; cells: unknown }> }, userId: string) => body.people.find((p) => p.user_id === userId)!.cells;
+
+  it('a Sunday-start workspace: columns run Sunday to Saturday, a mid-week from snaps to its Sunday, plans and patterns counted per such week', async () => {
+    const { ws, admin } = await workspaceStarting('sunday');
+    const person = ws.other.userId;
+    // Sunday 4 hours and Monday to Thursday 8 (36 a week); from Sunday 14 June Monday to Friday 8 (40).
+    const week = { sunday: 0, monday: 8, tuesday: 8, wednesday: 8, thursday: 8, friday: 8, saturday: 0 };
+    for (const [effective_from, days] of [['2026-01-04', { ...week, sunday: 4, friday: 0 }], ['2026-06-14', week]] as const) {
+      const pattern = await web(admin, 'POST', '/web/api/working_patterns', { user_id: person, effective_from, ...days });
+      expect(pattern.statusCode, pattern.body).toBe(201);
+    }
+    // 2 a working day from Sunday 7 to Saturday 13 June: Sunday and Monday to Thursday, all in the first column.
+    // 9 in total from Thursday 11 to Tuesday 16: Thursday, Monday and Tuesday (Sunday 14 is off by then), 3 each.
+    for (const plan of [
+      { starts_on: '2026-06-07', ends_on: '2026-06-13', hours_per_day: 2 },
+      { starts_on: '2026-06-11', ends_on: '2026-06-16', total_hours: 9 },
+    ]) {
+      const res = await web(admin, 'POST', '/web/api/planning_assignments', { project_id: ws.project, user_id: person, ...plan });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const body = await scheduleIn(admin, '2026-06-10', 2); // a Wednesday
+    expect(body.weeks).toEqual(['2026-06-07', '2026-06-14']);
+    expect(cellsOf(body, person)).toEqual([
+      { planned_hours: 13, capacity_hours: 36 },
+      { planned_hours: 6, capacity_hours: 40 },
+    ]);
+    // A Saturday asks for the same week; the next Sunday for the next one.
+    expect((await scheduleIn(admin, '2026-06-13', 1)).weeks).toEqual(['2026-06-07']);
+    expect((await scheduleIn(admin, '2026-06-14', 1)).weeks).toEqual(['2026-06-14']);
+    // A placeholder's weekly hours are each column's capacity.
+    const ph = (await web(admin, 'POST', '/web/api/planning_placeholders', { name: 'Tester', weekly_hours: 20 })).json();
+    expect((await scheduleIn(admin, '2026-06-10', 2)).placeholders.find((p: { id: string }) => p.id === ph.id).cells).toEqual([
+      { planned_hours: 0, capacity_hours: 20 },
+      { planned_hours: 0, capacity_hours: 20 },
+    ]);
+    // The week holding 0001-01-01 starts in year 0, which no date holds: a 400, not the database's 500.
+    expectError(await web(admin, 'GET', '/web/api/schedule?from=0001-01-01&weeks=1'), 400, 'invalid_request', 'from');
+    expect((await web(admin, 'GET', '/web/api/schedule?from=0001-01-07&weeks=1')).statusCode).toBe(200);
+  });
+
+  it('a Saturday-start workspace: columns run Saturday to Friday; the home page plans the same week as the planner', async () => {
+    const { ws, admin, member } = await workspaceStarting('saturday');
+    const person = ws.member.userId;
+    // Saturday and Monday to Friday, 8 hours each: 48 in every Saturday-to-Friday week.
+    const pattern = await web(admin, 'POST', '/web/api/working_patterns', {
+      user_id: person,
+      effective_from: '2026-01-03',
+      saturday: 8, sunday: 0, monday: 8, tuesday: 8, wednesday: 8, thursday: 8, friday: 8,
+    });
+    expect(pattern.statusCode, pattern.body).toBe(201);
+    // Time off on Saturday 13 June: the second column's capacity, not the first's (a Monday column would hold it with 8 to 12 June).
+    expect((await web(admin, 'POST', '/web/api/time_off', { user_id: person, kind: 'vacation', starts_on: '2026-06-13', ends_on: '2026-06-13' })).statusCode).toBe(201);
+    // 1 a working day from Friday 12 to Monday 15 June: Friday in the first column, Monday in the second (Saturday is off, Sunday no working day).
+    expect((await web(admin, 'POST', '/web/api/planning_assignments', { project_id: ws.project, user_id: person, starts_on: '2026-06-12', ends_on: '2026-06-15', hours_per_day: 1 })).statusCode).toBe(201);
+    const body = await scheduleIn(admin, '2026-06-10', 2); // a Wednesday: its week began on Saturday 6 June
+    expect(body.weeks).toEqual(['2026-06-06', '2026-06-13']);
+    expect(cellsOf(body, person)).toEqual([
+      { planned_hours: 1, capacity_hours: 48 },
+      { planned_hours: 1, capacity_hours: 40 },
+    ]);
+
+    // This week: 2 hours a working day from the Friday before the week to its Saturday, which the home page and the planner both count once (the Saturday).
+    const today = ctx.clock.now().toISOString().slice(0, 10);
+    const saturday = new Date(Date.parse(today) - ((new Date(today).getUTCDay() + 1) % 7) * 86_400_000).toISOString().slice(0, 10);
+    const friday = new Date(Date.parse(saturday) - 86_400_000).toISOString().slice(0, 10);
+    expect((await web(admin, 'POST', '/web/api/planning_assignments', { project_id: ws.managed, user_id: person, starts_on: friday, ends_on: saturday, hours_per_day: 2 })).statusCode).toBe(201);
+    const home = (await web(member, 'GET', '/web/api/home')).json();
+    expect(home.week.from).toBe(saturday);
+    expect(home.plan.find((x: { project: { id: string } }) => x.project.id === ws.managed)?.planned_hours).toBe(2);
+    // The planner's column of today (asked for by today, as its "This week" does): the same 2 hours (Monday columns would add the Friday).
+    const thisWeek = await scheduleIn(admin, today, 1);
+    expect(thisWeek.weeks).toEqual([saturday]);
+    expect(cellsOf(thisWeek, person)).toMatchObject([{ planned_hours: 2 }]);
+  });
+});

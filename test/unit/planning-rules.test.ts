@@ -39,4 +39,12 @@ describe('planning arithmetic', () => {
   it('lists the Mondays of the planner from the week holding a day', () => {
     expect(weekStarts('2026-06-11', 3)).toEqual(['2026-06-08', '2026-06-15', '2026-06-22']);
   });
+
+  it('lists the workspace weeks’ first days in a Sunday- or Saturday-start workspace, across a year’s end', () => {
+    expect(weekStarts('2026-06-11', 2, 'sunday')).toEqual(['2026-06-07', '2026-06-14']);
+    expect(weekStarts('2026-06-07', 1, 'sunday')).toEqual(['2026-06-07']);
+    expect(weekStarts('2026-06-11', 2, 'saturday')).toEqual(['2026-06-06', '2026-06-13']);
+    expect(weekStarts('2027-01-01', 2, 'saturday')).toEqual(['2026-12-26', '2027-01-02']);
+    expect(weekStarts('2026-06-11', 1, 'monday')).toEqual(['2026-06-08']);
+  });
 });

@@ -2658,7 +2658,7 @@ export interface paths {
         };
         /**
          * The planner’s schedule
-         * @description Owners, administrators and managers. People and active placeholders (and, while plans of the weeks name them, people who left, agents and archived placeholders), each with one cell per week (Monday to Sunday) from the week holding `from`: planned hours against capacity; and the live assignments of those weeks, with may_change (the caller plans that project). weeks: 1 to 52, default 12.
+         * @description Owners, administrators and managers. People and active placeholders (and, while plans of the weeks name them, people who left, agents and archived placeholders), each with one cell per week of the workspace (its `week_start`: Monday to Sunday, Sunday to Saturday or Saturday to Friday) from the week holding `from` (a `from` inside a week starts at that week's first day): planned hours against capacity; and the live assignments of those weeks, with may_change (the caller plans that project). weeks: 1 to 52, default 12.
          */
         get: operations["getSchedule"];
         put?: never;
@@ -17130,6 +17130,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The first day of each workspace week shown (its week_start), one per cell, in order. */
                         weeks: string[];
                         people: {
                             /** Format: uuid */

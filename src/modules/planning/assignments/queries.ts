@@ -7,6 +7,11 @@ import type { PlanningAssignments, PlanningPlaceholders } from '../../../db/type
 export type AssignmentRow = Selectable<PlanningAssignments>;
 export type PlaceholderRow = Selectable<PlanningPlaceholders>;
 
+/** The workspace's first day of the week (Settings → Workspace): the planner's columns are its weeks. */
+export async function workspaceWeekStart(trx: Tx, companyId: string) {
+  return (await trx.selectFrom('companies').select('week_start').where('id', '=', companyId).executeTakeFirstOrThrow()).week_start;
+}
+
 export function findAssignment(trx: Tx, companyId: string, id: string, lock = false) {
   return trx
     .selectFrom('planning_assignments')

@@ -1,12 +1,13 @@
 import { Decimal } from 'decimal.js';
 import type { Refusal } from '../../../errors.ts';
-import { dayAt, DAY_MS, isoWeekdayAt, msOf } from '../../../time/calendar-days.ts';
+import type { WeekStart } from '../../../db/types.ts';
+import { dayAt, DAY_MS, isoWeekdayAt, msOf, weekStartOf } from '../../../time/calendar-days.ts';
 
 /**
  * Planning arithmetic, pure (test/unit/planning-rules.test.ts): an assignment's hours on
  * each day of its range, either hours per working day or a total spread evenly over the
  * working days (the person's pattern has hours that weekday; a placeholder works Monday to
- * Friday), and the weeks of the planner.
+ * Friday), and the weeks of the planner (the workspace's weeks).
  */
 
 export interface Plan {
@@ -67,17 +68,15 @@ export function planProblem(plan: Plan, isWorkingDay: (date: string) => boolean)
   return null;
 }
 
-/** The Monday of the week holding `date`. */
-export const weekOf = (date: string) => {
-  const ms = msOf(date);
-  return dayAt(ms - (isoWeekdayAt(ms) - 1) * DAY_MS);
-};
-
-/** The Mondays of `weeks` weeks from the week holding `from` (weeks start on Monday in the planner). */
-export function weekStarts(from: string, weeks: number): string[] {
-  const monday = msOf(weekOf(from));
-  return Array.from({ length: weeks }, (_, i) => dayAt(monday + i * 7 * DAY_MS));
+/**
+ * The first days of `weeks` workspace weeks (`week_start`) from the week holding `from`: the
+ * planner's columns, so its cells, "this week" and the home page's plan count the same days as
+ * the timesheet and approvals. Monday unless told (the ISO week).
+ */
+export function weekStarts(from: string, weeks: number, weekStart: WeekStart = 'monday'): string[] {
+  const first = msOf(weekStartOf(from, weekStart));
+  return Array.from({ length: weeks }, (_, i) => dayAt(first + i * 7 * DAY_MS));
 }
 
-/** The planner's column of `date`: whole weeks since the Monday `firstWeek`. */
+/** The planner's column of `date`: whole weeks since `firstWeek`, the first day of the first column. */
 export const weekIndex = (firstWeek: string, date: string) => Math.floor((msOf(date) - msOf(firstWeek)) / (7 * DAY_MS));

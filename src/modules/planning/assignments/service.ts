@@ -23,12 +23,14 @@ import {
   type AssignmentRow,
   type AssignmentView,
   type PlaceholderRow,
+  workspaceWeekStart,
 } from './queries.ts';
-import { hoursNumber, isWeekday, plannedByDay, plannedHours, planProblem, weekIndex, weekOf, weekStarts, type Plan } from './rules.ts';
+import { hoursNumber, isWeekday, plannedByDay, plannedHours, planProblem, weekIndex, weekStarts, type Plan } from './rules.ts';
 import { decimalNumber } from '../../../money.ts';
 import { addDays, DAY_MS, msOf } from '../../../time/calendar-days.ts';
 
-/** The last date a plan may hold (the schemas' dates are four-digit years). */
+/** The first and last dates a plan may hold (the schemas' dates are four-digit years; PostgreSQL has no year 0). */
+const FIRST_DAY = '0001-01-01';
 const LAST_DAY = '9999-12-31';
 
 /**
@@ -284,20 +286,21 @@ export function replacePlaceholder(db: Kysely<DB>, p: Principal, id: string, use
 export const MAX_WEEKS = 52;
 
 /**
- * The planner's data: people and active placeholders as rows, `weeks` weeks from the week
+ * The planner's data: people and active placeholders as rows, `weeks` workspace weeks
+ * (`week_start`: a Sunday-start workspace's columns run Sunday to Saturday) from the week
  * holding `from` as columns, each cell the planned hours against the capacity (the pattern
  * less time off; a placeholder's weekly hours over Monday to Friday), and the live
  * assignments in the period (with what the caller may change).
  */
 export function scheduleOf(db: Kysely<DB>, p: Principal, query: { from: string; weeks?: number }) {
   if (!mayOpenPlanner(p)) throw forbidden('Only owners, administrators and managers use the planner; everyone sees their own plan on the home page.');
-  // Plans end by 9999-12-31 (the dates' schema); weeks past it are no dates the database knows.
-  if (msOf(weekOf(query.from)) + ((query.weeks ?? 12) * 7 - 1) * DAY_MS > msOf(LAST_DAY)) {
-    throw badRequest(`The weeks shown end after ${LAST_DAY}; start them earlier or show fewer.`, { field: 'from' });
-  }
-  const weeks = weekStarts(query.from, query.weeks ?? 12);
-  const range = { from: weeks[0]!, to: addDays(weeks.at(-1)!, 6) };
   return withTenant(db, p.companyId, async (trx) => {
+    const weeks = weekStarts(query.from, query.weeks ?? 12, await workspaceWeekStart(trx, p.companyId));
+    // Weeks before year 1 or past 9999-12-31 hold no dates the database knows (a Sunday-start
+    // week of 0001-01-01 begins in year 0); compared as instants, as a day past 9999 has no YYYY-MM-DD.
+    if (msOf(weeks[0]!) < msOf(FIRST_DAY)) throw badRequest(`The weeks shown start before ${FIRST_DAY}; start them later.`, { field: 'from' });
+    if (msOf(weeks[0]!) + (weeks.length * 7 - 1) * DAY_MS > msOf(LAST_DAY)) throw badRequest(`The weeks shown end after ${LAST_DAY}; start them earlier or show fewer.`, { field: 'from' });
+    const range = { from: weeks[0]!, to: addDays(weeks.at(-1)!, 6) };
     const [active, activePlaceholders, assignments, managed] = await Promise.all([
       plannablePeople(trx, p.companyId),
       placeholdersOf(trx, p.companyId, true),

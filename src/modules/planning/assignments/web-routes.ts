@@ -77,11 +77,11 @@ export async function planningWebRoutes(app: TypedApp) {
         tags,
         operationId: 'getSchedule',
         summary: 'The planner\u2019s schedule',
-        description: `Owners, administrators and managers. People and active placeholders (and, while plans of the weeks name them, people who left, agents and archived placeholders), each with one cell per week (Monday to Sunday) from the week holding \`from\`: planned hours against capacity; and the live assignments of those weeks, with may_change (the caller plans that project). weeks: 1 to ${MAX_WEEKS}, default 12.`,
+        description: `Owners, administrators and managers. People and active placeholders (and, while plans of the weeks name them, people who left, agents and archived placeholders), each with one cell per week of the workspace (its \`week_start\`: Monday to Sunday, Sunday to Saturday or Saturday to Friday) from the week holding \`from\` (a \`from\` inside a week starts at that week's first day): planned hours against capacity; and the live assignments of those weeks, with may_change (the caller plans that project). weeks: 1 to ${MAX_WEEKS}, default 12.`,
         querystring: Type.Object({ from: Day, weeks: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_WEEKS })) }, { additionalProperties: false }),
         response: {
           200: Type.Object({
-            weeks: Type.Array(Day),
+            weeks: Type.Array(Day, { description: 'The first day of each workspace week shown (its week_start), one per cell, in order.' }),
             people: Type.Array(
               Type.Object(
                 {
