@@ -35,9 +35,10 @@ export function PlanningPage() {
   const t = usePlanningTexts();
   const format = useFormat();
   const today = format.dayOf(serverNow());
+  const { week_start: weekStart } = useWorkspaceSession().workspace;
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const range = scheduleParams(params, today);
+  const range = scheduleParams(params, today, weekStart);
   const { data, error, isPlaceholderData } = useQuery(scheduleQuery(range));
   const queryClient = useQueryClient();
   const live = useRef<HTMLParagraphElement>(null);
@@ -142,7 +143,7 @@ export function PlanningPage() {
       <p ref={live} role="status" aria-live="polite" className="sr-only" />
       {data && open && (
         <Suspense fallback={null}>
-          <PlanningDialog open={open} schedule={data} dates={newAssignmentDates(range.from, range.weeks, today)} onClose={() => setOpen(null)} onDone={done} />
+          <PlanningDialog open={open} schedule={data} dates={newAssignmentDates(range.from, range.weeks, today, weekStart)} onClose={() => setOpen(null)} onDone={done} />
         </Suspense>
       )}
     </div>

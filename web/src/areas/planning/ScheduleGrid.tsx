@@ -1,4 +1,5 @@
 import { memo, startTransition, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
+import { addDays } from '../../ui/dates.ts';
 import type { Format } from '../../ui/format.ts';
 import { cx, focusRingCss } from '../../ui/styles.ts';
 import type { Assignment, Schedule } from './api.ts';
@@ -187,11 +188,8 @@ export function ScheduleGrid({ schedule, today, format, actions }: GridProps) {
   const texts = useMemo(() => barTexts(format, t), [format, t]);
   const names = useMemo(() => rowTexts(t), [t]);
   const byId = useMemo(() => new Map(schedule.assignments.map((a) => [a.id, a])), [schedule.assignments]);
-  const dayMonth = useMemo(() => new Intl.DateTimeFormat(format.settings.locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }), [format]);
-  const heads = useMemo(
-    () => weeks.map((w) => ({ date: w, label: dayMonth.format(new Date(`${w}T00:00:00Z`)), now: w <= today && today < addWeek(w) })),
-    [weeks, today, dayMonth],
-  );
+  // Each column is a workspace week: its header names the week's first day with its weekday ("Sun 7 Jun" where weeks start on Sunday).
+  const heads = useMemo(() => weeks.map((w) => ({ date: w, label: format.weekday(w), now: w <= today && today < addDays(w, 7) })), [weeks, today, format]);
   const [drawnAll, setDrawnAll] = useState(false);
   const complete = drawnAll || rows.length <= FIRST_ROWS;
   useEffect(() => {
@@ -348,8 +346,7 @@ export function ScheduleGrid({ schedule, today, format, actions }: GridProps) {
   );
 }
 
-const addWeek = (monday: string) => new Date(Date.parse(`${monday}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10);
-const lastDay = (weeks: string[]) => new Date(Date.parse(`${weeks[weeks.length - 1]}T00:00:00Z`) + 6 * 86_400_000).toISOString().slice(0, 10);
+const lastDay = (weeks: string[]) => addDays(weeks[weeks.length - 1]!, 6);
 
 const smallButton = cx(
   'inline-flex min-h-7 items-center rounded-md border border-stone-300 bg-white px-2 text-xs font-medium text-stone-800 shadow-xs hover:bg-stone-50 active:bg-stone-100',

@@ -20,10 +20,10 @@ export function planningRoutes(queryClient: QueryClient): RouteObject[] {
       path: 'planning',
       loader: async ({ request }: LoaderFunctionArgs) => {
         if (!(await guardPage(queryClient, mayUsePlanner))) return null;
-        const timeZone = queryClient.getQueryData(sessionQuery.queryKey)?.workspace?.timezone ?? 'UTC';
-        const today = createFormat({ locale: 'en-GB', timeZone, durationStyle: 'clock' }).dayOf(serverNow());
-        // A failure shows on the page, inside the shell.
-        await queryClient.prefetchQuery(scheduleQuery(scheduleParams(new URL(request.url).searchParams, today)));
+        const workspace = queryClient.getQueryData(sessionQuery.queryKey)?.workspace;
+        const today = createFormat({ locale: 'en-GB', timeZone: workspace?.timezone ?? 'UTC', durationStyle: 'clock' }).dayOf(serverNow());
+        // A failure shows on the page, inside the shell. The weeks are the workspace's, as the page asks for them.
+        await queryClient.prefetchQuery(scheduleQuery(scheduleParams(new URL(request.url).searchParams, today, workspace?.week_start)));
         return null;
       },
       lazy: () => import('./PlanningPage.tsx').then((m) => ({ Component: m.PlanningPage })),

@@ -53,6 +53,27 @@ describe('the page’s weeks', () => {
   });
 });
 
+describe('the page’s weeks in a Sunday- or Saturday-start workspace', () => {
+  // 2026-04-16 is a Thursday.
+  it('start on the workspace week’s first day, from the URL or today', () => {
+    expect(scheduleParams(new URLSearchParams(''), '2026-04-16', 'sunday')).toEqual({ from: '2026-04-12', weeks: 12 });
+    expect(scheduleParams(new URLSearchParams('from=2026-05-02&weeks=26'), '2026-04-16', 'sunday')).toEqual({ from: '2026-04-26', weeks: 26 });
+    expect(scheduleParams(new URLSearchParams('from=2026-05-03'), '2026-04-16', 'sunday')).toEqual({ from: '2026-05-03', weeks: 12 });
+    expect(scheduleParams(new URLSearchParams(''), '2026-04-16', 'saturday')).toEqual({ from: '2026-04-11', weeks: 12 });
+    expect(scheduleParams(new URLSearchParams('from=2026-04-17'), '2026-04-16', 'saturday')).toEqual({ from: '2026-04-11', weeks: 12 });
+    expect(weekColumns('2026-12-30', 2, 'saturday')).toEqual(['2026-12-26', '2027-01-02']);
+  });
+
+  it('a new assignment takes this workspace week’s Monday to Friday', () => {
+    // Sunday 12 to Saturday 18 April: Monday 13 to Friday 17.
+    expect(newAssignmentDates('2026-04-05', 12, '2026-04-12', 'sunday')).toEqual({ starts_on: '2026-04-13', ends_on: '2026-04-17' });
+    // Saturday 18 to Friday 24 April (today is that Saturday): Monday 20 to Friday 24.
+    expect(newAssignmentDates('2026-04-11', 12, '2026-04-18', 'saturday')).toEqual({ starts_on: '2026-04-20', ends_on: '2026-04-24' });
+    // This week not shown: the first shown week's.
+    expect(newAssignmentDates('2026-06-06', 4, '2026-04-18', 'saturday')).toEqual({ starts_on: '2026-06-08', ends_on: '2026-06-12' });
+  });
+});
+
 describe('a bar’s geometry', () => {
   const from = '2026-04-13'; // 2 weeks: 14 days
 

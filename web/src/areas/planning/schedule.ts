@@ -3,9 +3,10 @@
  * week is, where an assignment's bar sits across the week columns and in which lane, and
  * what a move or a resize by whole weeks makes of its dates. Calendar days are `YYYY-MM-DD`
  * strings moved by UTC arithmetic (ui/dates.ts), never through a time zone. The planner's
- * weeks run Monday to Sunday (the server's schedule does).
+ * weeks are the workspace's (its `week_start`, from the session), as the server's schedule
+ * counts them; `weekStart` is Monday where not given (the ISO week).
  */
-import { addDays, isDate, weekStartOf } from '../../ui/dates.ts';
+import { addDays, isDate, utcDay, weekDays, weekStartOf } from '../../ui/dates.ts';
 
 /** The weeks the page offers (the URL takes any of 1…52, as the API: the benchmark asks for 26). */
 export const WEEK_CHOICES = [12, 26] as const;
@@ -17,12 +18,17 @@ export const STEP_WEEKS = 4;
 /** The Monday of the week holding `date`. */
 export const mondayOf = (date: string) => weekStartOf(date, 'monday');
 
-/** The page's schedule from the URL (?from=YYYY-MM-DD&weeks=n): the Monday of `from`'s week (else today's), 12 weeks unless 1…52 are asked for. */
-export function scheduleParams(search: URLSearchParams, today: string): { from: string; weeks: number } {
+/**
+ * The page's schedule from the URL (?from=YYYY-MM-DD&weeks=n): the first day of the workspace
+ * week holding `from` (else today), 12 weeks unless 1…52 are asked for. The server snaps `from`
+ * the same way; snapping here too keeps one query key per week, so Earlier and Later land on
+ * the columns' own days.
+ */
+export function scheduleParams(search: URLSearchParams, today: string, weekStart = 'monday'): { from: string; weeks: number } {
   const from = search.get('from');
   const asked = Number(search.get('weeks'));
   const weeks = Number.isInteger(asked) && asked >= 1 && asked <= MAX_WEEKS ? asked : DEFAULT_WEEKS;
-  return { from: mondayOf(isDate(from) && validDay(from) ? from : today), weeks };
+  return { from: weekStartOf(isDate(from) && validDay(from) ? from : today, weekStart), weeks };
 }
 
 const validDay = (date: string) => !Number.isNaN(Date.parse(`${date}T00:00:00Z`)) && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
@@ -108,14 +114,22 @@ export const shortestResize = (a: Dated) => 0 - Math.floor(daysBetween(a.starts_
 /** A drag's distance in whole weeks: the nearest whole number of week columns. */
 export const weeksOfDrag = (dx: number, weekWidth: number) => (weekWidth > 0 ? Math.round(dx / weekWidth) || 0 : 0);
 
-/** The Mondays of `weeks` weeks from `from` (the columns, as the API's `weeks`). */
-export const weekColumns = (from: string, weeks: number) => Array.from({ length: weeks }, (_, i) => addDays(mondayOf(from), 7 * i));
+/** The first days of `weeks` workspace weeks from the week holding `from` (the columns, as the API's `weeks`). */
+export const weekColumns = (from: string, weeks: number, weekStart = 'monday') => Array.from({ length: weeks }, (_, i) => addDays(weekStartOf(from, weekStart), 7 * i));
 
-/** The dates a new assignment starts with: this week's Monday to Friday when it is shown, else the first shown week's. */
-export function newAssignmentDates(from: string, weeks: number, today: string): Dated {
-  const thisWeek = mondayOf(today);
+/** Monday to Friday: the working days a new plan starts with (a placeholder's, and a person's without a pattern). */
+const isWeekday = (date: string) => utcDay(date).getUTCDay() % 6 !== 0;
+
+/**
+ * The dates a new assignment starts with: the Monday to Friday of this workspace week when it is
+ * shown, else of the first shown week's. In a Sunday-start week that is its second to sixth day,
+ * in a Saturday-start one its third to seventh.
+ */
+export function newAssignmentDates(from: string, weeks: number, today: string, weekStart = 'monday'): Dated {
+  const thisWeek = weekStartOf(today, weekStart);
   const start = thisWeek >= from && daysBetween(from, thisWeek) < weeks * 7 ? thisWeek : from;
-  return { starts_on: start, ends_on: addDays(start, 4) };
+  const working = weekDays(start).filter(isWeekday);
+  return { starts_on: working[0]!, ends_on: working.at(-1)! };
 }
 
 /**
