@@ -177,6 +177,53 @@ test('an administrator plans a person, sees the week fill and go over, moves the
   await expectClean(page);
 });
 
+test('a Sunday-start workspace: the planner’s columns, this week and a new plan’s dates are its weeks; the date picker’s calendar starts on Sunday', async ({ page, workspace }) => {
+  test.setTimeout(240_000);
+  await ok(workspace.api('PATCH', '/web/api/workspace', { week_start: 'sunday' }));
+  const t = await team(workspace);
+  const sunday = t.monday; // the schedule's first week: this workspace week's Sunday
+  expect(new Date(`${sunday}T00:00:00Z`).getUTCDay()).toBe(0);
+  const label = (day: string) => new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`));
+  // 2 hours a working day from this Sunday to Saturday: Mia's Monday to Friday, all in this week's column.
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.shop.id, user_id: t.mia.id, starts_on: sunday, ends_on: plusDays(sunday, 6), hours_per_day: 2 }));
+  await signIn(page, t.admin);
+  await visit(page, '/planning', 'planning-sunday');
+  const heads = page.getByRole('columnheader', { name: /^Week of/ });
+  await expect(heads).toHaveCount(12);
+  await expect(heads.first()).toHaveText(label(sunday));
+  await expect(heads.nth(1)).toHaveText(label(plusDays(sunday, 7)));
+  expect((await heads.allTextContents()).every((text) => text.startsWith('Sun '))).toBe(true);
+  await expect(page.getByRole('columnheader', { name: /this week$/ })).toHaveAccessibleName(`Week of ${label(sunday)}, this week`);
+  const mia = weekCells(page, 'Mia Tester');
+  await expect(mia.first()).toHaveText('10:00 / 40:00');
+  await expect(mia.nth(1)).toHaveText('0:00 / 40:00');
+
+  // A new plan takes this week's Monday to Friday (its second to sixth day); the calendar starts its weeks on Sunday.
+  await page.getByRole('button', { name: 'Add assignment for Mia Tester' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add assignment' });
+  await pick(dialog, 'Project', 'webs', 'Acme – Website');
+  await dialog.getByRole('textbox', { name: 'Hours per day' }).fill('4');
+  await dialog.getByRole('group', { name: 'Starts on' }).getByRole('button', { name: 'Calendar' }).click();
+  const calendar = page.getByRole('dialog').getByRole('grid');
+  // The weekday row is hidden from screen readers (each day's name says its weekday), so it is read with includeHidden.
+  await expect(calendar.getByRole('columnheader', { includeHidden: true })).toHaveText(['S', 'M', 'T', 'W', 'T', 'F', 'S']);
+  await checkPage(page, 'planning-sunday-calendar');
+  await page.keyboard.press('Escape');
+  await expect(calendar).toBeHidden();
+  await dialog.getByRole('button', { name: 'Add assignment' }).click();
+  await expect(dialog).toBeHidden();
+  const website = (await assignments(workspace, sunday)).find((a) => a.project.name === 'Website')!;
+  expect(website).toMatchObject({ starts_on: plusDays(sunday, 1), ends_on: plusDays(sunday, 5), hours_per_day: 4 });
+  await expect(mia.first()).toHaveText('30:00 / 40:00');
+
+  // Alt+→ moves it a week: into the next Sunday-to-Saturday column, whole.
+  await page.getByRole('button', { name: /^Website \(Acme\)/ }).press('Alt+ArrowRight');
+  await expect.poll(async () => (await assignments(workspace, sunday)).find((a) => a.id === website.id)?.starts_on).toBe(plusDays(sunday, 8));
+  await expect(mia.first()).toHaveText('10:00 / 40:00');
+  await expect(mia.nth(1)).toHaveText('20:00 / 40:00');
+  await expectClean(page);
+});
+
 test('a placeholder is added, planned, and staffed with a person', async ({ page, workspace }) => {
   test.setTimeout(240_000);
   const t = await team(workspace);

@@ -21,20 +21,23 @@ import { useTexts } from './texts.ts';
 import { FieldErrorText } from './FieldErrorText.tsx';
 import { useDateFieldOrder } from './date-order.ts';
 import { useLocale } from './i18n.ts';
+import { useFirstDayOfWeek } from './week-start.ts';
 
 /**
  * A date typed segment by segment or picked from a calendar (React Aria DatePicker);
  * the value is a CalendarDate (YYYY-MM-DD, never a Date in the browser's zone).
  * With `name`, the form submits it as YYYY-MM-DD. Typed in the order of the person's date
- * pattern where the language allows (date-order.ts); the calendar is in the app's locale.
+ * pattern where the language allows (date-order.ts); the calendar is in the app's locale, its
+ * weeks starting on the workspace's first day of the week (week-start.ts), not the language's.
  */
 export function DatePicker({ label, ...props }: Omit<AriaDatePickerProps<CalendarDate>, 'children' | 'className'> & { label: string }) {
   const t = useTexts();
   const locale = useLocale();
   const order = useDateFieldOrder(locale);
+  const firstDayOfWeek = useFirstDayOfWeek();
   return (
     <I18nProvider locale={order.locale}>
-      <AriaDatePicker shouldForceLeadingZeros={order.shouldForceLeadingZeros} {...props} className="flex flex-col gap-1.5">
+      <AriaDatePicker shouldForceLeadingZeros={order.shouldForceLeadingZeros} firstDayOfWeek={firstDayOfWeek} {...props} className="flex flex-col gap-1.5">
         <Label className={fieldLabel}>{label}</Label>
         <Group className="flex w-full items-center rounded-md border border-stone-300 bg-white pl-3 shadow-xs data-focus-within:border-teal-600 data-focus-within:ring-2 data-focus-within:ring-teal-600/25 data-invalid:border-red-600 data-disabled:bg-stone-100">
           <DateInput className="flex flex-1 py-1.5 text-base sm:text-sm">

@@ -184,8 +184,8 @@ export function AssignmentForm({ assignment, row, people, placeholders, dates, p
         isDisabled={readOnly}
       />
       <div className="grid gap-5 sm:grid-cols-2">
-        <DatePicker name="starts_on" label={t('dialog.startsOn')} value={start} onChange={setStart} isDisabled={readOnly} firstDayOfWeek="mon" />
-        <DatePicker name="ends_on" label={t('dialog.endsOn')} value={end} onChange={setEnd} isDisabled={readOnly} firstDayOfWeek="mon" />
+        <DatePicker name="starts_on" label={t('dialog.startsOn')} value={start} onChange={setStart} isDisabled={readOnly} />
+        <DatePicker name="ends_on" label={t('dialog.endsOn')} value={end} onChange={setEnd} isDisabled={readOnly} />
       </div>
       <div className="grid gap-5 sm:grid-cols-2">
         <Select
