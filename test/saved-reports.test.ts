@@ -27,6 +27,18 @@ describe('relative periods and schedule dates', () => {
     expect(resolvePeriod('last_365_days', '2026-02-10')).toEqual({ from: '2025-02-11', to: '2026-02-10' });
   });
 
+  it('resolves this week and last week in the workspace’s weeks (week_start)', () => {
+    // 2026-02-10 is a Tuesday.
+    expect(resolvePeriod('this_week', '2026-02-10', 'monday')).toEqual({ from: '2026-02-09', to: '2026-02-15' });
+    expect(resolvePeriod('last_week', '2026-02-10', 'monday')).toEqual({ from: '2026-02-02', to: '2026-02-08' });
+    expect(resolvePeriod('this_week', '2026-02-10', 'sunday')).toEqual({ from: '2026-02-08', to: '2026-02-14' });
+    expect(resolvePeriod('last_week', '2026-02-10', 'sunday')).toEqual({ from: '2026-02-01', to: '2026-02-07' });
+    expect(resolvePeriod('this_week', '2026-02-10', 'saturday')).toEqual({ from: '2026-02-07', to: '2026-02-13' });
+    expect(resolvePeriod('last_week', '2026-01-02', 'saturday')).toEqual({ from: '2025-12-20', to: '2025-12-26' });
+    // A weekly e-mail of last week, sent on the first day of a Sunday-start week, is the week just ended.
+    expect(resolvePeriod('last_week', periodStartOf('weekly', '2026-02-10', 'sunday'), 'sunday')).toEqual({ from: '2026-02-01', to: '2026-02-07' });
+  });
+
   it('sends first when the next week (by the workspace week start) or month begins', () => {
     // 2026-02-10 is a Tuesday.
     expect(periodStartOf('weekly', '2026-02-10', 'monday')).toBe('2026-02-09');
@@ -101,6 +113,27 @@ describe('saving and opening a report', () => {
     expect(got.json()).toEqual(saved);
     const list = (await web(s.member, 'GET', '/web/api/saved_reports')).json().saved_reports;
     expect(list.map((r: { id: string }) => r.id)).toContain(saved.id);
+  });
+
+  it('keeps this week and last week relative: opened a week later they are the weeks of that day, in a Sunday-start workspace', async () => {
+    const sundays = await makeInvoiceWorkspace(ctx.db, { week_start: 'sunday' });
+    const owner = await sessionFor(ctx.db, sundays.owner, ctx.clock.now());
+    const last = await save(owner, { name: 'Last week', report: 'time', period: 'last_week' });
+    const current = await save(owner, { name: 'This week', report: 'uninvoiced', period: 'this_week' });
+    // Tuesday 10 February: its week began on Sunday the 8th.
+    expect(last).toMatchObject({ period: 'last_week', from: null, to: null, range: { from: '2026-02-01', to: '2026-02-07' } });
+    expect(current).toMatchObject({ period: 'this_week', range: { from: '2026-02-08', to: '2026-02-14' } });
+    const week = 7 * 86_400_000;
+    ctx.clock.advance(week);
+    try {
+      expect((await web(owner, 'GET', `/web/api/saved_reports/${last.id}`)).json().range).toEqual({ from: '2026-02-08', to: '2026-02-14' });
+      const list = (await web(owner, 'GET', '/web/api/saved_reports')).json().saved_reports;
+      expect(list.find((r: { id: string }) => r.id === current.id).range).toEqual({ from: '2026-02-15', to: '2026-02-21' });
+    } finally {
+      ctx.clock.advance(-week);
+    }
+    // The workspace's weeks, not Monday's: a Monday-start workspace's last week of the same day.
+    expect((await save(s.member, { name: 'Mine last week', report: 'time', period: 'last_week' })).range).toEqual({ from: '2026-02-02', to: '2026-02-08' });
   });
 
   it('fills each report kind with the report pages\u2019 defaults', async () => {

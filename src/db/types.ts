@@ -878,7 +878,7 @@ export interface SavedReports {
    */
   next_send_date: string | null;
   owner_id: string;
-  period: "this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom" | null;
+  period: "this_week" | "last_week" | "this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom" | null;
   report: "time" | "team" | "project_budget" | "uninvoiced" | "planned_vs_tracked";
   schedule: Generated<"none" | "weekly" | "monthly">;
   to_date: string | null;

@@ -14783,7 +14783,7 @@ export interface operations {
                              * @enum {string}
                              */
                             report: "time" | "team" | "project_budget" | "uninvoiced" | "planned_vs_tracked";
-                            period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
+                            period: ("this_week" | "last_week" | "this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                             from: string | null;
                             to: string | null;
                             group_by: ("project" | "task" | "person" | "client") | null;
@@ -14809,7 +14809,7 @@ export interface operations {
                             is_own: boolean;
                             /** @description The owner, or an owner or administrator of the workspace for a shared report. */
                             may_delete: boolean;
-                            /** @description The period resolved today in the workspace’s time zone (null for project_budget): the dates the report opens with. */
+                            /** @description The period resolved today in the workspace’s time zone and weeks (null for project_budget): the dates the report opens with. */
                             range: {
                                 /**
                                  * Format: date
@@ -14870,7 +14870,7 @@ export interface operations {
                      */
                     report: "time" | "team" | "project_budget" | "uninvoiced" | "planned_vs_tracked";
                     /** @description Required for every report but project_budget (which has none); default this_month. */
-                    period?: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
+                    period?: ("this_week" | "last_week" | "this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                     /** @description With period custom: the first day. */
                     from?: string | null;
                     /** @description With period custom: the last day. */
@@ -14908,7 +14908,7 @@ export interface operations {
                          * @enum {string}
                          */
                         report: "time" | "team" | "project_budget" | "uninvoiced" | "planned_vs_tracked";
-                        period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
+                        period: ("this_week" | "last_week" | "this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                         from: string | null;
                         to: string | null;
                         group_by: ("project" | "task" | "person" | "client") | null;
@@ -14934,7 +14934,7 @@ export interface operations {
                         is_own: boolean;
                         /** @description The owner, or an owner or administrator of the workspace for a shared report. */
                         may_delete: boolean;
-                        /** @description The period resolved today in the workspace’s time zone (null for project_budget): the dates the report opens with. */
+                        /** @description The period resolved today in the workspace’s time zone and weeks (null for project_budget): the dates the report opens with. */
                         range: {
                             /**
                              * Format: date
@@ -15000,7 +15000,7 @@ export interface operations {
                          * @enum {string}
                          */
                         report: "time" | "team" | "project_budget" | "uninvoiced" | "planned_vs_tracked";
-                        period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
+                        period: ("this_week" | "last_week" | "this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                         from: string | null;
                         to: string | null;
                         group_by: ("project" | "task" | "person" | "client") | null;
@@ -15026,7 +15026,7 @@ export interface operations {
                         is_own: boolean;
                         /** @description The owner, or an owner or administrator of the workspace for a shared report. */
                         may_delete: boolean;
-                        /** @description The period resolved today in the workspace’s time zone (null for project_budget): the dates the report opens with. */
+                        /** @description The period resolved today in the workspace’s time zone and weeks (null for project_budget): the dates the report opens with. */
                         range: {
                             /**
                              * Format: date
@@ -15123,7 +15123,7 @@ export interface operations {
                      */
                     report?: "time" | "team" | "project_budget" | "uninvoiced" | "planned_vs_tracked";
                     /** @description Required for every report but project_budget (which has none); default this_month. */
-                    period?: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
+                    period?: ("this_week" | "last_week" | "this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                     /** @description With period custom: the first day. */
                     from?: string | null;
                     /** @description With period custom: the last day. */
@@ -15161,7 +15161,7 @@ export interface operations {
                          * @enum {string}
                          */
                         report: "time" | "team" | "project_budget" | "uninvoiced" | "planned_vs_tracked";
-                        period: ("this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
+                        period: ("this_week" | "last_week" | "this_month" | "last_month" | "this_quarter" | "last_quarter" | "this_year" | "last_year" | "last_365_days" | "custom") | null;
                         from: string | null;
                         to: string | null;
                         group_by: ("project" | "task" | "person" | "client") | null;
@@ -15187,7 +15187,7 @@ export interface operations {
                         is_own: boolean;
                         /** @description The owner, or an owner or administrator of the workspace for a shared report. */
                         may_delete: boolean;
-                        /** @description The period resolved today in the workspace’s time zone (null for project_budget): the dates the report opens with. */
+                        /** @description The period resolved today in the workspace’s time zone and weeks (null for project_budget): the dates the report opens with. */
                         range: {
                             /**
                              * Format: date

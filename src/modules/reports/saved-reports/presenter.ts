@@ -1,4 +1,5 @@
 import type { Principal } from '../../../auth/principal.ts';
+import type { WeekStart } from '../../../db/types.ts';
 import { isAdmin } from '../../../access/policy.ts';
 import type { SavedReportRow } from './queries.ts';
 import { rangeOf } from './rules.ts';
@@ -8,8 +9,8 @@ import type { PresentedSavedReport } from './schemas.ts';
 export const mayDelete = (p: Principal, row: Pick<SavedReportRow, 'owner_id' | 'visibility'>) =>
   row.owner_id === p.userId || (row.visibility === 'workspace' && isAdmin(p));
 
-/** A saved report as the caller sees it, its period resolved on `today` (the workspace's). */
-export function presentSavedReport(p: Principal, row: SavedReportRow, today: string): PresentedSavedReport {
+/** A saved report as the caller sees it, its period resolved on `today` in the workspace's weeks (this week, last week). */
+export function presentSavedReport(p: Principal, row: SavedReportRow, today: string, weekStart: WeekStart): PresentedSavedReport {
   return {
     id: row.id,
     name: row.name,
@@ -25,7 +26,7 @@ export function presentSavedReport(p: Principal, row: SavedReportRow, today: str
     owner: { id: row.owner_id, name: `${row.owner_first_name} ${row.owner_last_name}`.trim() },
     is_own: row.owner_id === p.userId,
     may_delete: mayDelete(p, row),
-    range: rangeOf(row, today),
+    range: rangeOf(row, today, weekStart),
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { WeekStart } from '../../../db/types.ts';
-import { weekStartOf } from '../../tracking/week/index.ts';
+import { addDays, weekEndOf, weekStartOf } from '../../../time/calendar-days.ts';
 
 /**
  * Saved reports' pure rules: which definitions a report takes, a relative period
@@ -12,7 +12,7 @@ export const REPORTS = ['time', 'team', 'project_budget', 'uninvoiced', 'planned
 export type ReportKind = (typeof REPORTS)[number];
 
 /** The named periods, as the web app's period picker names them (web/src/areas/reports/period.ts), and fixed dates. */
-export const PERIODS = ['this_month', 'last_month', 'this_quarter', 'last_quarter', 'this_year', 'last_year', 'last_365_days', 'custom'] as const;
+export const PERIODS = ['this_week', 'last_week', 'this_month', 'last_month', 'this_quarter', 'last_quarter', 'this_year', 'last_year', 'last_365_days', 'custom'] as const;
 export type Period = (typeof PERIODS)[number];
 
 export const SCHEDULES = ['none', 'weekly', 'monthly'] as const;
@@ -33,10 +33,21 @@ const day = (date: string) => DateTime.fromISO(date, { zone: 'UTC' });
 const iso = (d: DateTime) => d.toISODate()!;
 const span = (start: DateTime, unit: 'month' | 'quarter' | 'year'): DateRange => ({ from: iso(start.startOf(unit)), to: iso(start.endOf(unit)) });
 
-/** A named period's dates as seen on `today` (custom: the stored dates). */
-export function resolvePeriod(period: Exclude<Period, 'custom'>, today: string): DateRange {
+/** The week from its first day. */
+const weekFrom = (start: string): DateRange => ({ from: start, to: weekEndOf(start) });
+
+/**
+ * A named period's dates as seen on `today` (custom: the stored dates). The weeks are the
+ * workspace's (`weekStart`), as the timesheet and the weekly schedule count them; Monday
+ * unless told (the ISO week).
+ */
+export function resolvePeriod(period: Exclude<Period, 'custom'>, today: string, weekStart: WeekStart = 'monday'): DateRange {
   const d = day(today);
   switch (period) {
+    case 'this_week':
+      return weekFrom(weekStartOf(today, weekStart));
+    case 'last_week':
+      return weekFrom(addDays(weekStartOf(today, weekStart), -7));
     case 'this_month':
       return span(d, 'month');
     case 'last_month':
@@ -54,11 +65,11 @@ export function resolvePeriod(period: Exclude<Period, 'custom'>, today: string):
   }
 }
 
-/** The range a definition covers on `today`; null for a report without a period. */
-export function rangeOf(def: { period: Period | null; from_date: string | null; to_date: string | null }, today: string): DateRange | null {
+/** The range a definition covers on `today` in a workspace whose weeks start on `weekStart`; null for a report without a period. */
+export function rangeOf(def: { period: Period | null; from_date: string | null; to_date: string | null }, today: string, weekStart: WeekStart): DateRange | null {
   if (def.period === null) return null;
   if (def.period === 'custom') return { from: def.from_date!, to: def.to_date! };
-  return resolvePeriod(def.period, today);
+  return resolvePeriod(def.period, today, weekStart);
 }
 
 /** The first day of the schedule's period (week or month) that contains `date`. */

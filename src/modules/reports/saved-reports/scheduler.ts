@@ -82,7 +82,7 @@ async function deliver(db: Kysely<DB>, c: DueSavedReport, deps: SavedReportSched
     const today = todayIn(calendar.timezone, now);
     if (!row || row.schedule === 'none' || row.next_send_date === null || row.next_send_date > today) return null;
     const periodStart = periodStartOf(row.schedule, today, calendar.week_start);
-    const range = rangeOf(row, periodStart);
+    const range = rangeOf(row, periodStart, calendar.week_start);
     const principal = await memberPrincipal(trx, c.company_id, row.owner_id);
     const refusal = !principal ? 'The owner is no longer an active member.' : !mayRunReport(principal, row.report) ? "The owner's role may no longer run this report." : null;
     const deliveryId = newId(now.getTime());

@@ -5,7 +5,7 @@ import { PERIODS, REPORTS, SCHEDULES } from './rules.ts';
 
 const Day = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 const ReportKind = Enum(REPORTS, 'Which report: time (grouped), team, project_budget, uninvoiced or planned_vs_tracked.');
-const PeriodName = Enum(PERIODS, 'A period relative to the day the report is opened (or sent), or custom: the fixed from and to.');
+const PeriodName = Enum(PERIODS, 'A period relative to the day the report is opened (or sent), weeks by the workspace\u2019s week_start, or custom: the fixed from and to.');
 const ScheduleKind = Enum(SCHEDULES, 'E-mail the report as CSV to its owner on the first day of every week (the workspace\u2019s week start) or month.');
 const Visibility = Enum(['private', 'workspace'], 'private: only its owner sees it; workspace: everyone who may run the report sees it (each with their own numbers).');
 
@@ -45,7 +45,7 @@ export const SavedReportSchema = Type.Object(
     is_own: Type.Boolean({ description: 'The caller owns it (and may change it).' }),
     may_delete: Type.Boolean({ description: 'The owner, or an owner or administrator of the workspace for a shared report.' }),
     range: Type.Union([Type.Object({ from: Day, to: Day }, { additionalProperties: false }), Type.Null()], {
-      description: 'The period resolved today in the workspace\u2019s time zone (null for project_budget): the dates the report opens with.',
+      description: 'The period resolved today in the workspace\u2019s time zone and weeks (null for project_budget): the dates the report opens with.',
     }),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),

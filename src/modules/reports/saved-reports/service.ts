@@ -124,16 +124,16 @@ async function visibleOrThrow(trx: Tx, p: Principal, id: string, lock = false) {
 
 export function listSavedReports(db: Kysely<DB>, p: Principal, now: Date): Promise<PresentedSavedReport[]> {
   return withTenant(db, p.companyId, async (trx) => {
-    const { today } = await todayOf(trx, p.companyId, now);
+    const { today, weekStart } = await todayOf(trx, p.companyId, now);
     const rows = await visibleSavedReports(trx, p.companyId, p.userId);
-    return rows.filter((row) => sees(p, row)).map((row) => presentSavedReport(p, row, today));
+    return rows.filter((row) => sees(p, row)).map((row) => presentSavedReport(p, row, today, weekStart));
   });
 }
 
 export function getSavedReport(db: Kysely<DB>, p: Principal, id: string, now: Date): Promise<PresentedSavedReport> {
   return withTenant(db, p.companyId, async (trx) => {
-    const { today } = await todayOf(trx, p.companyId, now);
-    return presentSavedReport(p, await visibleOrThrow(trx, p, id), today);
+    const { today, weekStart } = await todayOf(trx, p.companyId, now);
+    return presentSavedReport(p, await visibleOrThrow(trx, p, id), today, weekStart);
   });
 }
 
@@ -154,7 +154,7 @@ export function createSavedReport(db: Kysely<DB>, p: Principal, input: SavedRepo
     );
     const row = (await findSavedReport(trx, p.companyId, id))!;
     await audit(trx, { ...auditActor(p), action: 'saved_report.created', subjectType: 'saved_report', subjectId: id, details: { name: row.name, report: row.report, visibility: row.visibility, schedule } });
-    return presentSavedReport(p, row, today);
+    return presentSavedReport(p, row, today, weekStart);
   });
 }
 
@@ -171,7 +171,7 @@ export function updateSavedReport(db: Kysely<DB>, p: Principal, id: string, inpu
     const name = input.name === undefined ? row.name : nameOf(input.name);
     await updateRow(trx, 'saved_reports', p.companyId, id, { name, ...def, visibility: input.visibility ?? row.visibility, schedule, next_send_date }, now);
     await audit(trx, { ...auditActor(p), action: 'saved_report.updated', subjectType: 'saved_report', subjectId: id, details: { name, changes: Object.keys(input) } });
-    return presentSavedReport(p, (await findSavedReport(trx, p.companyId, id))!, today);
+    return presentSavedReport(p, (await findSavedReport(trx, p.companyId, id))!, today, weekStart);
   });
 }
 
