@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, signIn, test } from './fixtures.ts';
-import { visit } from './visit.ts';
+import { checkPage, expectClean, visit } from './visit.ts';
 
 /**
  * The reports area (issue 16 item 5): an administrator views every report with its
@@ -188,4 +188,58 @@ test('an agency’s uninvoiced work: 20 clients’ tables a page, the pager to t
   await expect(page.getByRole('heading', { name: 'Client 01' })).toHaveCount(0);
   const csv = await downloadCsv(page, 'Download CSV of the uninvoiced report');
   expect(csv.length).toBe(23); // the header and every project
+});
+
+test('This week and Last week: the workspace’s weeks (here Sunday to Saturday), saved as relative periods, in English and German', async ({ page, workspace }) => {
+  test.setTimeout(240_000);
+  await ok(workspace.api('PATCH', '/web/api/workspace', { week_start: 'sunday' }));
+  const plus = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  const today = (await ok(workspace.api('GET', '/web/api/home'))).today as string;
+  const sunday = plus(today, -new Date(`${today}T00:00:00Z`).getUTCDay());
+  const thisWeek = { from: sunday, to: plus(sunday, 6) };
+  const lastWeek = { from: plus(sunday, -7), to: plus(sunday, -1) };
+  const project = await workspace.seed.project({ client: 'Acme', name: 'Website', tasks: ['Design'] });
+  // Two hours on this week's Sunday, an hour and a half on last week's: Monday weeks would count them in one week.
+  for (const [spent_date, hours] of [[sunday, 2], [lastWeek.from, 1.5]] as const) {
+    await ok(workspace.api('POST', '/api/v2/time_entries', { project_id: project.id, task_id: project.taskIds[0], spent_date, hours }));
+  }
+
+  await visit(page, '/reports/time', 'reports-weeks');
+  await page.getByRole('button', { name: /Period/ }).click();
+  await expect(page.getByRole('option')).toHaveText(['This week', 'Last week', 'This month', 'Last month', 'This quarter', 'Last quarter', 'This year', 'Last year', 'Last 365 days']);
+  await page.getByRole('option', { name: 'This week' }).click();
+  await expect(page).toHaveURL(new RegExp(`from=${thisWeek.from}&to=${thisWeek.to}$`));
+  await expect(page.getByRole('row', { name: /Website/ })).toContainText('2:00');
+  await page.getByRole('button', { name: /Period/ }).click();
+  await page.getByRole('option', { name: 'Last week' }).click();
+  await expect(page).toHaveURL(new RegExp(`from=${lastWeek.from}&to=${lastWeek.to}$`));
+  await expect(page.getByRole('row', { name: /Website/ })).toContainText('1:30');
+  await expect(page.getByRole('button', { name: /Period/ })).toContainText('Last week');
+  // The From field's calendar starts its weeks on Sunday too.
+  await page.getByRole('group', { name: 'From' }).getByRole('button', { name: 'Calendar' }).click();
+  await expect(page.getByRole('dialog').getByRole('grid').getByRole('columnheader', { includeHidden: true })).toHaveText(['S', 'M', 'T', 'W', 'T', 'F', 'S']);
+  await page.keyboard.press('Escape');
+  await checkPage(page, 'reports-last-week');
+
+  // Saved, it stays "Last week": the server keeps the name and resolves it in the workspace's weeks.
+  await page.getByRole('button', { name: 'Save report' }).click();
+  const save = page.getByRole('dialog', { name: 'Save this report' });
+  await expect(save.getByRole('textbox', { name: 'Name' })).toHaveValue('Time by project · Last week');
+  await expect(save.getByRole('button', { name: /Period/ })).toContainText('Last week, whenever it is opened');
+  await save.getByRole('button', { name: 'Save report' }).click();
+  await expect(save).toBeHidden();
+  const [saved] = (await ok(workspace.api('GET', '/web/api/saved_reports'))).saved_reports;
+  expect(saved).toMatchObject({ period: 'last_week', from: null, to: null, range: lastWeek });
+
+  // In German: the same presets, named in German, and the saved report under its German name.
+  await workspace.seed.german();
+  await visit(page, `/reports/time?from=${thisWeek.from}&to=${thisWeek.to}`, 'reports-weeks-de');
+  await expect(page.getByRole('button', { name: /Zeitraum/ })).toContainText('Diese Woche');
+  await page.getByRole('button', { name: /Zeitraum/ }).click();
+  await expect(page.getByRole('option').first()).toHaveText('Diese Woche');
+  await page.getByRole('option', { name: 'Letzte Woche' }).click();
+  await expect(page).toHaveURL(new RegExp(`from=${lastWeek.from}&to=${lastWeek.to}$`));
+  await visit(page, '/reports/saved', 'reports-weeks-saved-de');
+  await expect(page.getByRole('list', { name: 'Gespeicherte Berichte' }).getByRole('listitem').first()).toContainText('Zeit nach Projekt · Letzte Woche · ');
+  await expectClean(page);
 });

@@ -10,6 +10,7 @@ import { pageOfRows } from '../../ui/pages.ts';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
 import { cx, focusRingCss } from '../../ui/styles.ts';
 import { useFormat } from '../../api/format.ts';
+import { useWorkspaceSession } from '../../api/session.ts';
 import { exportUrl, type ExportReport, type Range } from './api.ts';
 import { PERIODS, TABLE_ROWS, periodOf, periodRange, presetOf, today, type Period } from './period.ts';
 import { useReportTexts } from './texts.ts';
@@ -33,6 +34,11 @@ export function useToday(): string {
   return today(useFormat());
 }
 
+/** The workspace's first day of the week (Settings → Workspace): the weeks of This week and Last week. */
+export function useWeekStart(): string {
+  return useWorkspaceSession().workspace.week_start;
+}
+
 /** The page's period: from and to in the URL, else this month of the workspace's calendar. */
 export function usePeriod(): { from: string; to: string } {
   const [params] = useSearchParams();
@@ -45,7 +51,8 @@ export function PeriodPicker({ range, maxDays }: { range: Range; maxDays?: numbe
   const format = useFormat();
   const update = useSearchUpdate();
   const day = useToday();
-  const preset = presetOf(range, day);
+  const weekStart = useWeekStart();
+  const preset = presetOf(range, day, weekStart);
   const options: SelectOption[] = PERIODS.map((id) => ({ id, label: t(`periods.${id}`) }));
   if (!preset) options.push({ id: 'custom', label: format.dayRange(range.from, range.to) });
   return (
@@ -56,7 +63,7 @@ export function PeriodPicker({ range, maxDays }: { range: Range; maxDays?: numbe
         selectedKey={preset ?? 'custom'}
         onSelectionChange={(key) => {
           if (key === 'custom') return;
-          const r = periodRange(key as Period, day);
+          const r = periodRange(key as Period, day, weekStart);
           update({ from: r.from, to: r.to });
         }}
       />

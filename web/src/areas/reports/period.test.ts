@@ -19,6 +19,20 @@ describe('the reports’ period', () => {
     expect(periodRange(period, today)).toEqual(range);
   });
 
+  it('this week and last week are the workspace’s weeks: Monday, Sunday or Saturday to the sixth day after', () => {
+    // 2026-11-24 is a Tuesday.
+    expect(periodRange('this_week', '2026-11-24')).toEqual({ from: '2026-11-23', to: '2026-11-29' });
+    expect(periodRange('last_week', '2026-11-24', 'monday')).toEqual({ from: '2026-11-16', to: '2026-11-22' });
+    expect(periodRange('this_week', '2026-11-24', 'sunday')).toEqual({ from: '2026-11-22', to: '2026-11-28' });
+    expect(periodRange('last_week', '2026-11-22', 'sunday')).toEqual({ from: '2026-11-15', to: '2026-11-21' });
+    expect(periodRange('this_week', '2026-11-24', 'saturday')).toEqual({ from: '2026-11-21', to: '2026-11-27' });
+    expect(periodRange('last_week', '2027-01-01', 'saturday')).toEqual({ from: '2026-12-19', to: '2026-12-25' });
+    // Named only in the workspace's weeks: a Monday-to-Sunday range is no preset where weeks start on Sunday.
+    expect(presetOf({ from: '2026-11-22', to: '2026-11-28' }, '2026-11-24', 'sunday')).toBe('this_week');
+    expect(presetOf({ from: '2026-11-15', to: '2026-11-21' }, '2026-11-24', 'sunday')).toBe('last_week');
+    expect(presetOf({ from: '2026-11-23', to: '2026-11-29' }, '2026-11-24', 'sunday')).toBeUndefined();
+  });
+
   it('reads from and to from the URL, else this month; a reversed or malformed range is this month', () => {
     expect(periodOf(new URLSearchParams('from=2026-03-01&to=2026-03-31'), '2026-11-24')).toEqual({ from: '2026-03-01', to: '2026-03-31' });
     for (const bad of ['from=2026-03-31&to=2026-03-01', 'from=20260301&to=2026-03-31', 'to=2026-03-31', ''])

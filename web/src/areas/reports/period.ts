@@ -2,13 +2,15 @@
  * The reports' period: from and to (inclusive YYYY-MM-DD) in the URL; without them,
  * this month. Named periods are worked out from today by calendar-date arithmetic on
  * strings (no Date in a zone). Today is the server's clock on the workspace's calendar
- * (its time zone, through the person's Format). Their names are in texts.ts (`periods.*`).
+ * (its time zone, through the person's Format); this week and last week are the workspace's
+ * weeks (its `week_start`, from the session; Monday where not given), as a saved report's
+ * are on the server. Their names are in texts.ts (`periods.*`).
  */
 import { serverNow } from '../../api/server-clock.ts';
-import { addDays, isDate, monthRange, spanDays, yearRange } from '../../ui/dates.ts';
+import { addDays, isDate, monthRange, spanDays, weekStartOf, yearRange } from '../../ui/dates.ts';
 import type { Format } from '../../ui/format.ts';
 
-export const PERIODS = ['this_month', 'last_month', 'this_quarter', 'last_quarter', 'this_year', 'last_year', 'last_365_days'] as const;
+export const PERIODS = ['this_week', 'last_week', 'this_month', 'last_month', 'this_quarter', 'last_quarter', 'this_year', 'last_year', 'last_365_days'] as const;
 export type Period = (typeof PERIODS)[number];
 
 /** Today as YYYY-MM-DD: the server's clock, in the workspace's time zone (never the browser's). */
@@ -16,10 +18,17 @@ export function today(format: Pick<Format, 'dayOf'>, now = serverNow()): string 
   return format.dayOf(now);
 }
 
-export function periodRange(period: Period, day: string): { from: string; to: string } {
+/** The seven days from a week's first day. */
+const weekFrom = (from: string) => ({ from, to: addDays(from, 6) });
+
+export function periodRange(period: Period, day: string, weekStart = 'monday'): { from: string; to: string } {
   const [y, m] = day.split('-').map(Number);
   const q = Math.floor((m - 1) / 3) * 3 + 1;
   switch (period) {
+    case 'this_week':
+      return weekFrom(weekStartOf(day, weekStart));
+    case 'last_week':
+      return weekFrom(addDays(weekStartOf(day, weekStart), -7));
     case 'this_month':
       return monthRange(y, m, 1);
     case 'last_month':
@@ -45,10 +54,10 @@ export function periodOf(params: URLSearchParams, day: string): { from: string; 
   return periodRange('this_month', day);
 }
 
-/** The named period that is exactly from..to, if any. */
-export const presetOf = (range: { from: string; to: string }, day: string) =>
+/** The named period that is exactly from..to, if any (weeks in the workspace's `weekStart`). */
+export const presetOf = (range: { from: string; to: string }, day: string, weekStart = 'monday') =>
   PERIODS.find((p) => {
-    const r = periodRange(p, day);
+    const r = periodRange(p, day, weekStart);
     return r.from === range.from && r.to === range.to;
   });
 

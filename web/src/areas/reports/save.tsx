@@ -1,6 +1,6 @@
 import { createContext, Suspense, useContext, type ComponentType } from 'react';
 import type { GroupBy, Range } from './api.ts';
-import { useToday } from './parts.tsx';
+import { useToday, useWeekStart } from './parts.tsx';
 import { presetOf, type Period } from './period.ts';
 
 /**
@@ -23,12 +23,13 @@ export type SaveAction = ComponentType<{ shown: ShownReport }>;
 /** The save action the app composed in (none: the pages offer no saving). */
 export const SaveActionContext = createContext<SaveAction | null>(null);
 
-/** The page's "Save report", when the app has one; the period's name is worked out from today (the workspace's). */
+/** The page's "Save report", when the app has one; the period's name is worked out from today (the workspace's, in its weeks). */
 export function SaveReport(shown: Omit<ShownReport, 'preset'>) {
   const Action = useContext(SaveActionContext);
   const day = useToday();
+  const weekStart = useWeekStart();
   if (!Action) return null;
-  const preset = shown.range ? (presetOf(shown.range, day) ?? null) : null;
+  const preset = shown.range ? (presetOf(shown.range, day, weekStart) ?? null) : null;
   return (
     <Suspense fallback={null}>
       <Action shown={{ ...shown, preset }} />

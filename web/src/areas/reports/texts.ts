@@ -6,6 +6,8 @@ const en = {
   rowsNoun: 'rows',
   tabs: { time: 'Time', team: 'Team', budget: 'Project budget', uninvoiced: 'Uninvoiced', planned: 'Planned vs tracked', saved: 'Saved' },
   periods: {
+    this_week: 'This week',
+    last_week: 'Last week',
     this_month: 'This month',
     last_month: 'Last month',
     this_quarter: 'This quarter',
@@ -157,6 +159,8 @@ export const { useTexts: useReportTexts, t: reportTexts } = defineTexts('reports
   rowsNoun: 'Zeilen',
   tabs: { time: 'Zeit', team: 'Team', budget: 'Projektbudget', uninvoiced: 'Nicht abgerechnet', planned: 'Geplant vs. erfasst', saved: 'Gespeichert' },
   periods: {
+    this_week: 'Diese Woche',
+    last_week: 'Letzte Woche',
     this_month: 'Dieser Monat',
     last_month: 'Letzter Monat',
     this_quarter: 'Dieses Quartal',

@@ -11,7 +11,7 @@ export const REPORT_KINDS = ['time', 'team', 'project_budget', 'uninvoiced', 'pl
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 /** The named periods, as the reports' period picker names them; `custom` is fixed dates. */
-export const NAMED_PERIODS = ['this_month', 'last_month', 'this_quarter', 'last_quarter', 'this_year', 'last_year', 'last_365_days'] as const;
+export const NAMED_PERIODS = ['this_week', 'last_week', 'this_month', 'last_month', 'this_quarter', 'last_quarter', 'this_year', 'last_year', 'last_365_days'] as const;
 export type NamedPeriod = (typeof NAMED_PERIODS)[number];
 export type SavedPeriod = NamedPeriod | 'custom';
 

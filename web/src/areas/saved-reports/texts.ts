@@ -15,6 +15,8 @@ const en = {
     planned_vs_tracked: 'Planned vs tracked',
   },
   periods: {
+    this_week: 'This week',
+    last_week: 'Last week',
     this_month: 'This month',
     last_month: 'Last month',
     this_quarter: 'This quarter',
@@ -81,6 +83,8 @@ export const { useTexts: useSavedReportTexts, t: savedReportTexts } = defineText
     planned_vs_tracked: 'Geplant vs. erfasst',
   },
   periods: {
+    this_week: 'Diese Woche',
+    last_week: 'Letzte Woche',
     this_month: 'Dieser Monat',
     last_month: 'Letzter Monat',
     this_quarter: 'Dieses Quartal',
