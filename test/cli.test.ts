@@ -219,7 +219,7 @@ const lane1: Step[] = [
         'admin bank-account add', 'admin bank-account list', 'admin bank-account update', 'admin bank-account default', 'admin bank-account remove',
         'admin item-category list', 'admin item-category add', 'admin item-category rename', 'admin item-category archive', 'admin item-category unarchive',
         'admin recurring list', 'admin recurring run-due',
-        'admin saved-reports run-due',
+        'admin saved-reports run-due', 'admin budget-alerts run-due',
         'admin webhook list', 'admin webhook create', 'admin webhook delete',
         'admin retainer list', 'admin retainer show',
         'import',
