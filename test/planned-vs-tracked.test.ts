@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueSavedReports, savedReportRenderers } from '../src/modules/reports/saved-reports/index.ts';
@@ -109,6 +110,25 @@ describe('the download', () => {
     const day = await web(s.owner, 'GET', '/web/api/reports/planned_vs_tracked/export?format=csv&from=2026-11-03&to=2026-11-03');
     expect(day.headers['content-disposition']).toContain('planned-vs-tracked-2026-11-03.csv');
     expect(day.body).toBe(csvOf('Acme,Website,2,3,1'));
+  });
+
+  it('gives the page its total row: the exact sums of the rows’ hours as shown, the difference column adding up to it', async () => {
+    const body = (await web(s.admin, 'GET', `/web/api/reports/planned_vs_tracked?${WEEK}`)).json();
+    // 3.33 + 10 + 0 planned and 1 + 3.33 + 0.5 tracked: the rows' two places, not the exact 13.333333 and 4.833333.
+    expect(body.totals).toEqual({ planned_hours: 13.33, tracked_hours: 4.83, difference_hours: -8.5 });
+    // Each row's difference is its two figures' (1 − 3.33 = −2.33), so the column adds up to the total's.
+    const differences = body.projects.map((r: { difference_hours: number }) => r.difference_hours);
+    expect(Decimal.sum(...differences).toNumber()).toBe(body.totals.difference_hours);
+    // A manager's total is their projects' (the intranet) alone.
+    expect((await web(s.manager, 'GET', `/web/api/reports/planned_vs_tracked?${WEEK}`)).json().totals).toEqual({ planned_hours: 3.33, tracked_hours: 1, difference_hours: -2.33 });
+
+    // 10 h over three days, a day of it (3.333333, shown 3.33) against 1.005 h tracked (shown 1.01): the
+    // row's difference is 1.01 − 3.33 = −2.32, what the page shows, not the exact −2.328333 rounded (−2.33).
+    await plan({ project_id: w.managed, user_id: w.other.userId, starts_on: '2027-03-01', ends_on: '2027-03-03', total_hours: 10 });
+    await insertEntryRow(ctx.db, w.companyId, { userId: w.other.userId, projectId: w.managed, taskId: w.managedTask, spentDate: '2027-03-01', seconds: 3618 });
+    const day = (await web(s.admin, 'GET', '/web/api/reports/planned_vs_tracked?from=2027-03-01&to=2027-03-01')).json();
+    expect(day.projects.map((r: { planned_hours: number; tracked_hours: number; difference_hours: number }) => [r.planned_hours, r.tracked_hours, r.difference_hours])).toEqual([[3.33, 1.01, -2.32]]);
+    expect(day.totals).toEqual({ planned_hours: 3.33, tracked_hours: 1.01, difference_hours: -2.32 });
   });
 
   it('opens as XLSX with numeric hours', async () => {

@@ -2155,6 +2155,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/web/api/reports/team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team time report with its total row
+         * @description GET /api/v2/reports/time/team (the same query, checks, rows and page) and `totals`: the hours, billable hours and, for callers who see billable rates, the amounts per currency of every person of the report.
+         */
+        get: operations["getTeamReportWithTotals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/web/api/reports/uninvoiced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The uninvoiced report with the total row of each client
+         * @description GET /api/v2/reports/uninvoiced (the same query, checks, rows and page) and `totals`: per client and currency, the sums of all its rows of the report.
+         */
+        get: operations["getUninvoicedReportWithTotals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/web/api/reports/project_budget/export": {
         parameters: {
             query?: never;
@@ -2780,7 +2820,7 @@ export interface paths {
         };
         /**
          * Planned against tracked hours per project
-         * @description Owners and administrators every project, managers the projects they manage; the projects with planned or tracked hours in the period.
+         * @description Owners and administrators every project, managers the projects they manage; the projects with planned or tracked hours in the period, and the total row (computed by the server).
          */
         get: operations["getPlannedVsTracked"];
         put?: never;
@@ -14546,6 +14586,184 @@ export interface operations {
                                 billable_amount: number;
                             }[];
                         }[];
+                        /** @description The total row: the sums of every group’s figures (each entry’s rounded hours and its amount rounded on its own), exact, computed by the server. */
+                        totals: {
+                            hours: number;
+                            billable_hours: number;
+                            /** @description Only for callers who see billable rates: the sum of the rows’ amounts per currency, by code, never added across currencies. */
+                            billable_amounts?: {
+                                currency: string;
+                                billable_hours: number;
+                                billable_amount: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTeamReportWithTotals: {
+        parameters: {
+            query: {
+                /** @description YYYYMMDD or YYYY-MM-DD */
+                from: string;
+                /** @description YYYYMMDD or YYYY-MM-DD */
+                to: string;
+                page?: number;
+                /** @description Default and maximum 2000. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            user_id: string;
+                            user_name: string;
+                            is_contractor: boolean;
+                            total_hours: number;
+                            billable_hours: number;
+                            /** @description The currency of billable_amount: the one currency of the person's billable work (the workspace's when there is none); null when the work is in several currencies. */
+                            currency?: string | null;
+                            /** @description The billable amount when all of it is in one currency; null when it is in several (amounts of different currencies are never added: see billable_amounts). */
+                            billable_amount?: number | null;
+                            /** @description Per currency of the person's billable work (the project client's currency, else the workspace's), ordered by currency code; empty without billable time. */
+                            billable_amounts?: {
+                                currency: string;
+                                billable_hours: number;
+                                billable_amount: number;
+                            }[];
+                        }[];
+                        per_page: number;
+                        total_pages: number;
+                        total_entries: number;
+                        page: number;
+                        next_page: number | null;
+                        previous_page: number | null;
+                        links: {
+                            first: string;
+                            next: string | null;
+                            previous: string | null;
+                            last: string;
+                        };
+                        /** @description The total row over every person of the report (every page), exact, computed by the server. */
+                        totals: {
+                            total_hours: number;
+                            billable_hours: number;
+                            /** @description Only for callers who see billable rates: the sum of the rows’ amounts per currency, by code, never added across currencies. */
+                            billable_amounts?: {
+                                currency: string;
+                                billable_hours: number;
+                                billable_amount: number;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUninvoicedReportWithTotals: {
+        parameters: {
+            query: {
+                /** @description YYYYMMDD or YYYY-MM-DD */
+                from: string;
+                /** @description YYYYMMDD or YYYY-MM-DD */
+                to: string;
+                include_fixed_fee?: "true" | "false";
+                page?: number;
+                /** @description Default and maximum 2000. */
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            client_id: string;
+                            client_name: string;
+                            project_id: string;
+                            project_name: string;
+                            currency: string;
+                            total_hours: number;
+                            uninvoiced_hours: number;
+                            uninvoiced_expenses: number;
+                            uninvoiced_amount: number;
+                        }[];
+                        per_page: number;
+                        total_pages: number;
+                        total_entries: number;
+                        page: number;
+                        next_page: number | null;
+                        previous_page: number | null;
+                        links: {
+                            first: string;
+                            next: string | null;
+                            previous: string | null;
+                            last: string;
+                        };
+                        /** @description The total row of each client table (a client and its one currency) of the page, over all of that client’s rows of the report; never across currencies. */
+                        totals: {
+                            client_id: string;
+                            currency: string;
+                            total_hours: number;
+                            uninvoiced_hours: number;
+                            uninvoiced_expenses: number;
+                            uninvoiced_amount: number;
+                        }[];
                     };
                 };
             };
@@ -17690,9 +17908,16 @@ export interface operations {
                             };
                             planned_hours: number;
                             tracked_hours: number;
-                            /** @description tracked less planned */
+                            /** @description tracked less planned, as the two are shown (two places) */
                             difference_hours: number;
                         }[];
+                        /** @description The total row: the exact sums of every row’s hours as shown. */
+                        totals: {
+                            planned_hours: number;
+                            tracked_hours: number;
+                            /** @description tracked less planned */
+                            difference_hours: number;
+                        };
                     };
                 };
             };

@@ -73,16 +73,29 @@ async function projectRows(trx: Tx, p: Principal, query: Period): Promise<Projec
     .filter((r) => plannedHoursNumber(r.planned) !== 0 || plannedHoursNumber(r.tracked) !== 0);
 }
 
-/** GET /web/api/reports/planned_vs_tracked: the rows as the page shows them, hours with two places. */
+/** Hours as the page shows them: two places (planning's hoursNumber), kept as a Decimal so the totals add them exactly. */
+const shown = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+
+/**
+ * GET /web/api/reports/planned_vs_tracked: the rows as the page shows them, hours with two
+ * places, and the total row. A row's difference is its tracked less its planned hours as shown
+ * (not the exact difference rounded, which can be a hundredth away), so the difference column
+ * adds up to the total's difference; the totals are the exact sums of the shown figures.
+ */
 export async function plannedVsTracked(ctx: ReportContext, p: Principal, query: Period) {
   assertMayRun(p, query);
   const rows = await readReport(ctx, p, (trx) => projectRows(trx, p, query));
-  return rows.map((r) => ({
-    project: { id: r.id, name: r.name, client_name: r.client_name },
-    planned_hours: plannedHoursNumber(r.planned),
-    tracked_hours: plannedHoursNumber(r.tracked),
-    difference_hours: plannedHoursNumber(r.tracked.minus(r.planned)),
-  }));
+  const planned = Decimal.sum(0, ...rows.map((r) => shown(r.planned)));
+  const tracked = Decimal.sum(0, ...rows.map((r) => shown(r.tracked)));
+  return {
+    projects: rows.map((r) => ({
+      project: { id: r.id, name: r.name, client_name: r.client_name },
+      planned_hours: shown(r.planned).toNumber(),
+      tracked_hours: shown(r.tracked).toNumber(),
+      difference_hours: shown(r.tracked).minus(shown(r.planned)).toNumber(),
+    })),
+    totals: { planned_hours: planned.toNumber(), tracked_hours: tracked.toNumber(), difference_hours: tracked.minus(planned).toNumber() },
+  };
 }
 
 /**

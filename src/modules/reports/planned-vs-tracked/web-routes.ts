@@ -24,7 +24,7 @@ export async function plannedVsTrackedWebRoutes(app: TypedApp) {
         tags: ['web'],
         operationId: 'getPlannedVsTracked',
         summary: 'Planned against tracked hours per project',
-        description: 'Owners and administrators every project, managers the projects they manage; the projects with planned or tracked hours in the period.',
+        description: 'Owners and administrators every project, managers the projects they manage; the projects with planned or tracked hours in the period, and the total row (computed by the server).',
         querystring: Type.Object({ from: Day, to: Day }, { additionalProperties: false }),
         response: {
           200: Type.Object({
@@ -34,17 +34,21 @@ export async function plannedVsTrackedWebRoutes(app: TypedApp) {
                   project: Type.Object({ id: Type.String({ format: 'uuid' }), name: Type.String(), client_name: Type.String() }, { additionalProperties: false }),
                   planned_hours: Type.Number(),
                   tracked_hours: Type.Number(),
-                  difference_hours: Type.Number({ description: 'tracked less planned' }),
+                  difference_hours: Type.Number({ description: 'tracked less planned, as the two are shown (two places)' }),
                 },
                 { additionalProperties: false },
               ),
+            ),
+            totals: Type.Object(
+              { planned_hours: Type.Number(), tracked_hours: Type.Number(), difference_hours: Type.Number({ description: 'tracked less planned' }) },
+              { additionalProperties: false, description: 'The total row: the exact sums of every row\u2019s hours as shown.' },
             ),
           }),
           ...ErrorResponses,
         },
       },
     },
-    async (request) => ({ projects: await plannedVsTracked(ctx, principalOf(request), request.query) }),
+    async (request) => plannedVsTracked(ctx, principalOf(request), request.query),
   );
 
   app.get(

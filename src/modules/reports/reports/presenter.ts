@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { BudgetRow, TeamRow, UninvoicedRow } from './queries.ts';
+import type { HoursTotalsRow } from './table-totals.ts';
 import type { TimeEntryRow, TimeGroupRow } from './web-queries.ts';
 
 /** Report rows as the API and the web app show them; the downloads write the same numbers. */
@@ -96,4 +97,43 @@ export function presentTimeEntry(r: TimeEntryRow) {
     currency: r.currency,
     billable_amount: r.billable_amount === null ? null : Number(r.billable_amount),
   };
+}
+
+/** No rows, no time: the total row of an empty report. */
+const NO_TOTALS: HoursTotalsRow = { hours: '0', billable_hours: '0', billable_amounts: [] };
+
+/**
+ * A time or team report's total row (table-totals.ts) as the web app shows it: hours, billable
+ * hours and, only for callers who see billable rates, the amounts per currency (never added
+ * across currencies).
+ */
+export function presentHoursTotals(r: HoursTotalsRow | undefined, amounts: boolean) {
+  const t = r ?? NO_TOTALS;
+  return {
+    hours: Number(t.hours),
+    billable_hours: Number(t.billable_hours),
+    ...(amounts ? { billable_amounts: t.billable_amounts.map(amountLine) } : {}),
+  };
+}
+
+/** The total of one client table of the uninvoiced report (a client and its currency), over all the client's rows. */
+function clientTotal(r: UninvoicedRow & Required<Pick<UninvoicedRow, 'client_totals'>>) {
+  return {
+    client_id: r.client_id,
+    currency: r.currency,
+    total_hours: Number(r.client_totals.total_hours),
+    uninvoiced_hours: Number(r.client_totals.uninvoiced_hours),
+    uninvoiced_expenses: Number(r.client_totals.uninvoiced_expenses),
+    uninvoiced_amount: Number(r.client_totals.uninvoiced_amount),
+  };
+}
+
+/** The total rows of the uninvoiced report's client tables: one per client and currency of the page. */
+export function presentUninvoicedTotals(rows: UninvoicedRow[]) {
+  const totals = new Map<string, ReturnType<typeof clientTotal>>();
+  for (const r of rows) {
+    const key = `${r.client_id}:${r.currency}`;
+    if (r.client_totals && !totals.has(key)) totals.set(key, clientTotal({ ...r, client_totals: r.client_totals }));
+  }
+  return [...totals.values()];
 }

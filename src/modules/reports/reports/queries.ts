@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Tx } from '../../../db/tenant.ts';
 import { FIXED_FEE_BALANCE, fixedFeeEligible } from '../../billing/invoices/index.ts';
 import { ensureTimeTotals, splitByHorizon } from './totals.ts';
+import { hoursTotalsSql, type HoursTotalsRow } from './table-totals.ts';
 import {
   BILLABLE_RATE,
   BILLABLE_RATE_CENTS,
@@ -196,6 +197,8 @@ export interface UninvoicedRow {
   uninvoiced_expenses: string;
   uninvoiced_amount: string;
   total: string;
+  /** With `clientTotals`: the sums of every row of the report of this row's client and currency (the client's table). */
+  client_totals?: { total_hours: string; uninvoiced_hours: string; uninvoiced_expenses: string; uninvoiced_amount: string };
 }
 
 /**
@@ -221,7 +224,7 @@ export async function uninvoicedRows(
   trx: Tx,
   companyId: string,
   scope: RawBuilder<boolean>,
-  options: { from: string; to: string; includeFixedFee: boolean; limit: number; offset: number },
+  options: { from: string; to: string; includeFixedFee: boolean; limit: number; offset: number; clientTotals?: boolean },
 ): Promise<UninvoicedRow[]> {
   const { from, to } = options;
   const fixedFee = options.includeFixedFee ? sql`true` : sql`not p.is_fixed_fee`;
@@ -312,8 +315,16 @@ export async function uninvoicedRows(
       left join expense_totals e on e.project_id = p.id
       left join fixed_fee f on f.project_id = p.id
     )
-    select *, count(*) over () as total from report
+    select *, count(*) over () as total${
+      // Window sums run over every row the filter keeps, before the page is cut: a client's whole table.
+      options.clientTotals
+        ? sql`, json_build_object('total_hours', (sum(total_hours) over per_client)::text, 'uninvoiced_hours', (sum(uninvoiced_hours) over per_client)::text,
+          'uninvoiced_expenses', (sum(uninvoiced_expenses) over per_client)::text, 'uninvoiced_amount', (sum(uninvoiced_amount) over per_client)::text) as client_totals`
+        : sql``
+    }
+    from report
     where total_hours > 0 or uninvoiced_expenses > 0 or uninvoiced_amount > 0
+    ${options.clientTotals ? sql`window per_client as (partition by client_id, currency)` : sql``}
     order by client_name, project_name, project_id
     limit ${options.limit} offset ${options.offset}`.execute(trx);
   return result.rows;
@@ -338,6 +349,8 @@ export interface TeamRow {
   /** Billable hours and amount per currency (the project's client's, else the workspace's), by currency code. */
   billable_amounts: TeamCurrencyAmount[];
   total: string;
+  /** With `totals`: the report's total row over every person in scope (the same on every row). */
+  totals?: HoursTotalsRow;
 }
 
 /**
@@ -349,7 +362,7 @@ export async function teamRows(
   trx: Tx,
   companyId: string,
   scope: RawBuilder<boolean>,
-  options: { from: string; to: string; limit: number; offset: number },
+  options: { from: string; to: string; limit: number; offset: number; totals?: boolean },
 ): Promise<TeamRow[]> {
   const co = await reportSettings(trx, companyId);
   const hours = roundedHoursSql(co);
@@ -384,7 +397,13 @@ export async function teamRows(
     )
     select p.user_id, p.first_name, p.last_name, p.is_contractor, co.currency as workspace_currency,
       coalesce(t.total_hours, 0) as total_hours, coalesce(t.billable_hours, 0) as billable_hours,
-      coalesce(t.billable_amounts, '[]') as billable_amounts, count(*) over () as total
+      coalesce(t.billable_amounts, '[]') as billable_amounts, count(*) over () as total${
+        // Every person in scope with time (one without adds nothing), whichever page this is.
+        options.totals
+          ? sql`, ${hoursTotalsSql(sql`(select b.currency, b.total_hours as hours, b.billable_hours, b.billable_amount
+              from by_currency b join people bp on bp.user_id = b.user_id)`)} as totals`
+          : sql``
+      }
     from people p
     join companies co on co.id = ${companyId}
     left join totals t on t.user_id = p.user_id

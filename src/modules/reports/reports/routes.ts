@@ -7,7 +7,7 @@ import { principalOf } from '../../../http/security.ts';
 import { BudgetQuery, TeamQuery, UninvoicedQuery } from './schemas.ts';
 import { budgetReport, teamReport, uninvoicedReport, type ReportContext } from './service.ts';
 
-const ReportEnvelope = {
+export const ReportEnvelope = {
   per_page: Type.Integer(),
   total_pages: Type.Integer(),
   total_entries: Type.Integer(),
@@ -35,7 +35,7 @@ const BudgetResult = Type.Object({
   }),
 });
 
-const UninvoicedResult = Type.Object({
+export const UninvoicedResult = Type.Object({
   client_id: Type.String(),
   client_name: Type.String(),
   project_id: Type.String(),
@@ -47,7 +47,7 @@ const UninvoicedResult = Type.Object({
   uninvoiced_amount: Num,
 });
 
-const TeamResult = Type.Object({
+export const TeamResult = Type.Object({
   user_id: Type.String(),
   user_name: Type.String(),
   is_contractor: Type.Boolean(),
@@ -73,7 +73,7 @@ const TeamResult = Type.Object({
 });
 
 /** The page envelope of a report: the API's, with the page numbers as well as the links. */
-function reportEnvelope<T>(request: FastifyRequest, { results, page, total }: { results: T[]; page: PageParams; total: number }) {
+export function reportEnvelope<T>(request: FastifyRequest, { results, page, total }: { results: T[]; page: PageParams; total: number }) {
   const envelope = pageEnvelope(request, page, total);
   return {
     results,

@@ -17,7 +17,7 @@ import { forbidden } from '../../../errors.ts';
 import { MAX_PER_PAGE, type PageParams } from '../../../http/pagination.ts';
 import { todayIn } from '../../../time/workspace-time.ts';
 import { pagesOf, type Column, type ExportFile, type Row } from '../../../http/exports.ts';
-import { presentBudgetRow, presentTeamRow, presentTimeEntry, presentTimeGroup, presentUninvoicedRow } from './presenter.ts';
+import { presentBudgetRow, presentHoursTotals, presentTeamRow, presentTimeEntry, presentTimeGroup, presentUninvoicedRow, presentUninvoicedTotals } from './presenter.ts';
 import { countScopedProjects, projectBudgetRows, teamRows, uninvoicedRows } from './queries.ts';
 import { checkRange, MAX_REPORT_SPAN_DAYS, monthOf, parseReportDate } from './rules.ts';
 import type {
@@ -128,8 +128,19 @@ export async function budgetReport(ctx: ReportContext, p: Principal, query: Stat
 
 /** GET /api/v2/reports/uninvoiced: one page of projects with open time and expenses over at most 365 days. */
 export async function uninvoicedReport(ctx: ReportContext, p: Principal, query: Static<typeof UninvoicedQuery>) {
+  const { rows: _rows, ...report } = await uninvoicedPage(ctx, p, query, false);
+  return report;
+}
+
+/** GET /web/api/reports/uninvoiced: the API's page and the total row of each client table of it (table-totals.ts). */
+export async function uninvoicedReportWithTotals(ctx: ReportContext, p: Principal, query: Static<typeof UninvoicedQuery>) {
+  const { rows, ...report } = await uninvoicedPage(ctx, p, query, true);
+  return { ...report, totals: presentUninvoicedTotals(rows) };
+}
+
+async function uninvoicedPage(ctx: ReportContext, p: Principal, query: Static<typeof UninvoicedQuery>, clientTotals: boolean) {
   assertMayRunUninvoiced(p);
-  const options = { ...periodOf(query, MAX_REPORT_SPAN_DAYS), includeFixedFee: query.include_fixed_fee !== 'false' };
+  const options = { ...periodOf(query, MAX_REPORT_SPAN_DAYS), includeFixedFee: query.include_fixed_fee !== 'false', clientTotals };
   const page = reportPage(query);
   const scope = reportProjectScope(p);
   const { rows, total } = await readReport(ctx, p, async (trx) => {
@@ -139,17 +150,39 @@ export async function uninvoicedReport(ctx: ReportContext, p: Principal, query: 
     const first = rows[0] ?? (page.page > 1 ? (await run(1, 0))[0] : undefined);
     return { rows, total: first ? Number(first.total) : 0 };
   });
-  return { results: rows.map(presentUninvoicedRow), page, total };
+  return { results: rows.map(presentUninvoicedRow), page, total, rows };
 }
 
 /** GET /api/v2/reports/time/team: one page of people with their hours (and amounts for who sees billable rates). */
 export async function teamReport(ctx: ReportContext, p: Principal, query: Static<typeof TeamQuery>) {
+  const { totals: _totals, ...report } = await teamPage(ctx, p, query, false);
+  return report;
+}
+
+/** GET /web/api/reports/team: the API's page and the report's total row over every person in scope (table-totals.ts). */
+export async function teamReportWithTotals(ctx: ReportContext, p: Principal, query: Static<typeof TeamQuery>) {
+  const { totals, ...report } = await teamPage(ctx, p, query, true);
+  const { hours, ...rest } = presentHoursTotals(totals, seesTeamAmounts(p));
+  return { ...report, totals: { total_hours: hours, ...rest } };
+}
+
+async function teamPage(ctx: ReportContext, p: Principal, query: Static<typeof TeamQuery>, totals: boolean) {
   assertMayRunTeam(p);
   const period = periodOf(query, MAX_REPORT_SPAN_DAYS);
   const page = reportPage(query);
-  const rows = await readReport(ctx, p, (trx) => teamRows(trx, p.companyId, teamScope(p), { ...period, limit: page.perPage, offset: offsetOf(page) }), false);
+  const { rows, first } = await readReport(
+    ctx,
+    p,
+    async (trx) => {
+      const run = (limit: number, offset: number) => teamRows(trx, p.companyId, teamScope(p), { ...period, limit, offset, totals });
+      const rows = await run(page.perPage, offsetOf(page));
+      // The totals ride on each row; a page past the end asks for the first row to learn them.
+      return { rows, first: rows[0] ?? (totals && page.page > 1 ? (await run(1, 0))[0] : undefined) };
+    },
+    false,
+  );
   const amounts = seesTeamAmounts(p);
-  return { results: rows.map((r) => presentTeamRow(r, amounts)), page, total: rows.length ? Number(rows[0].total) : 0 };
+  return { results: rows.map((r) => presentTeamRow(r, amounts)), page, total: rows.length ? Number(rows[0].total) : 0, totals: first?.totals };
 }
 
 /** The period and filters of a time report: any length. */
@@ -162,8 +195,16 @@ function timeFilterOf(query: Omit<Static<typeof TimeQuery>, 'group_by'>): TimeFi
 export async function timeReport(ctx: ReportContext, p: Principal, query: Static<typeof TimeQuery>) {
   const filter = timeFilterOf(query);
   const amounts = seesTeamAmounts(p);
-  const rows = await readReport(ctx, p, (trx) => timeGroupRows(trx, p, query.group_by, filter, amounts));
-  return { from: filter.from, to: filter.to, group_by: query.group_by, amounts_visible: amounts, results: rows.map((r) => presentTimeGroup(r, amounts)) };
+  const rows = await readReport(ctx, p, (trx) => timeGroupRows(trx, p, query.group_by, filter, amounts, { totals: true }));
+  return {
+    from: filter.from,
+    to: filter.to,
+    group_by: query.group_by,
+    amounts_visible: amounts,
+    results: rows.map((r) => presentTimeGroup(r, amounts)),
+    // Every group is in the response; the total row is summed in SQL all the same (table-totals.ts).
+    totals: presentHoursTotals(rows[0]?.totals, amounts),
+  };
 }
 
 /* The downloads: each reads its rows in batches of the API's largest page, one short transaction per batch. */

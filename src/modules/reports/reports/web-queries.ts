@@ -3,6 +3,7 @@ import type { Principal } from '../../../auth/principal.ts';
 import { timeRecordVisible } from '../../../access/time.ts';
 import type { Tx } from '../../../db/tenant.ts';
 import type { DB } from '../../../db/types.ts';
+import { hoursTotalsSql, type HoursTotalsRow } from './table-totals.ts';
 import { amountDigits, BILLABLE_RATE, BILLABLE_RATE_JOINS, ENTRY_MICRO_HOURS, rateCtes, reportSettings, roundedHoursSql, workCurrency } from './pricing.ts';
 
 /**
@@ -64,14 +65,24 @@ export interface TimeGroupRow {
   billable_hours: string;
   /** Per currency, by code; only when amounts were asked for. */
   billable_amounts: Array<{ currency: string; billable_hours: number | string; billable_amount: number | string }>;
+  /** The report's total row (the same on every row), when asked for. */
+  totals?: HoursTotalsRow;
 }
 
 /**
  * One row per group (ordered by name), with rounded hours, billable hours and, when `amounts`,
  * the billable amounts per currency (the project client's currency, else the workspace's; never
- * added across currencies). Without `amounts` the rate joins are not even read.
+ * added across currencies). Without `amounts` the rate joins are not even read. With `totals`,
+ * each row also carries the report's total row (table-totals.ts), summed from the same figures.
  */
-export async function timeGroupRows(trx: Tx, p: Principal, groupBy: GroupBy, filter: TimeFilter, amounts: boolean): Promise<TimeGroupRow[]> {
+export async function timeGroupRows(
+  trx: Tx,
+  p: Principal,
+  groupBy: GroupBy,
+  filter: TimeFilter,
+  amounts: boolean,
+  options: { totals?: boolean } = {},
+): Promise<TimeGroupRow[]> {
   const g = GROUPS[groupBy];
   const co = await reportSettings(trx, p.companyId);
   const hours = roundedHoursSql(co);
@@ -97,6 +108,7 @@ export async function timeGroupRows(trx: Tx, p: Principal, groupBy: GroupBy, fil
       coalesce(json_agg(json_build_object('currency', currency, 'billable_hours', billable_hours,
                                           'billable_amount', coalesce(billable_amount, 0)) order by currency)
                  filter (where billable_hours is not null), '[]') as billable_amounts
+      ${options.totals ? sql`, ${hoursTotalsSql(sql`by_currency`)} as totals` : sql``}
     from by_currency
     group by id
     order by min(name), min(client_name), id`.execute(trx);

@@ -5,8 +5,18 @@ import type { TypedApp } from '../../../http/route-kit.ts';
 import { ErrorResponses } from '../../../http/schemas.ts';
 import { principalOf } from '../../../http/security.ts';
 import { fileResponse, sendExport, type ExportFile } from '../../../http/exports.ts';
-import { BudgetExportQuery, GroupByParam, TeamExportQuery, TimeExportQuery, TimeQuery, UninvoicedExportQuery } from './schemas.ts';
-import { budgetExport, teamExport, timeExport, timeReport, uninvoicedExport, type ReportContext } from './service.ts';
+import { reportEnvelope, ReportEnvelope, TeamResult, UninvoicedResult } from './routes.ts';
+import { BudgetExportQuery, GroupByParam, TeamExportQuery, TeamQuery, TimeExportQuery, TimeQuery, UninvoicedExportQuery, UninvoicedQuery } from './schemas.ts';
+import {
+  budgetExport,
+  teamExport,
+  teamReportWithTotals,
+  timeExport,
+  timeReport,
+  uninvoicedExport,
+  uninvoicedReportWithTotals,
+  type ReportContext,
+} from './service.ts';
 
 /**
  * The web app's reports (issue 16 item 5) beyond the API's three: the time report
@@ -33,6 +43,16 @@ const TimeGroup = Type.Object(
   },
   { additionalProperties: false },
 );
+const AmountsTotal = Type.Optional(
+  Type.Array(Amount, { description: 'Only for callers who see billable rates: the sum of the rows\u2019 amounts per currency, by code, never added across currencies.' }),
+);
+const TimeTotals = Type.Object(
+  { hours: Type.Number(), billable_hours: Type.Number(), billable_amounts: AmountsTotal },
+  {
+    additionalProperties: false,
+    description: 'The total row: the sums of every group\u2019s figures (each entry\u2019s rounded hours and its amount rounded on its own), exact, computed by the server.',
+  },
+);
 const TimeReport = Type.Object(
   {
     from: Type.String({ format: 'date' }),
@@ -40,9 +60,35 @@ const TimeReport = Type.Object(
     group_by: GroupByParam,
     amounts_visible: Type.Boolean({ description: 'Whether billable_amounts are present (the caller sees billable rates).' }),
     results: Type.Array(TimeGroup),
+    totals: TimeTotals,
   },
   { additionalProperties: false },
 );
+
+const TeamTotals = Type.Object(
+  { total_hours: Type.Number(), billable_hours: Type.Number(), billable_amounts: AmountsTotal },
+  { additionalProperties: false, description: 'The total row over every person of the report (every page), exact, computed by the server.' },
+);
+const TeamReport = Type.Object({ results: Type.Array(TeamResult), ...ReportEnvelope, totals: TeamTotals });
+
+const UninvoicedTotal = Type.Object(
+  {
+    client_id: Type.String(),
+    currency: Type.String(),
+    total_hours: Type.Number(),
+    uninvoiced_hours: Type.Number(),
+    uninvoiced_expenses: Type.Number(),
+    uninvoiced_amount: Type.Number(),
+  },
+  { additionalProperties: false },
+);
+const UninvoicedReport = Type.Object({
+  results: Type.Array(UninvoicedResult),
+  ...ReportEnvelope,
+  totals: Type.Array(UninvoicedTotal, {
+    description: 'The total row of each client table (a client and its one currency) of the page, over all of that client\u2019s rows of the report; never across currencies.',
+  }),
+});
 
 const FileResponse = fileResponse('The report as a file (streamed), named in Content-Disposition.');
 
@@ -65,6 +111,46 @@ export async function reportsWebRoutes(app: TypedApp) {
       },
     },
     async (request) => timeReport(ctx, principalOf(request), request.query),
+  );
+
+  app.get(
+    '/web/api/reports/team',
+    {
+      config: { access: 'authenticated', web: true },
+      schema: {
+        tags,
+        operationId: 'getTeamReportWithTotals',
+        summary: 'The team time report with its total row',
+        description:
+          'GET /api/v2/reports/time/team (the same query, checks, rows and page) and `totals`: the hours, billable hours and, for callers who see billable rates, the amounts per currency of every person of the report.',
+        querystring: TeamQuery,
+        response: { 200: TeamReport, ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const report = await teamReportWithTotals(ctx, principalOf(request), request.query);
+      return { ...reportEnvelope(request, report), totals: report.totals };
+    },
+  );
+
+  app.get(
+    '/web/api/reports/uninvoiced',
+    {
+      config: { access: 'view_billable_rates', web: true },
+      schema: {
+        tags,
+        operationId: 'getUninvoicedReportWithTotals',
+        summary: 'The uninvoiced report with the total row of each client',
+        description:
+          'GET /api/v2/reports/uninvoiced (the same query, checks, rows and page) and `totals`: per client and currency, the sums of all its rows of the report.',
+        querystring: UninvoicedQuery,
+        response: { 200: UninvoicedReport, ...ErrorResponses },
+      },
+    },
+    async (request) => {
+      const report = await uninvoicedReportWithTotals(ctx, principalOf(request), request.query);
+      return { ...reportEnvelope(request, report), totals: report.totals };
+    },
   );
 
   /** A streamed download: the file `build` describes, for the caller, from the route's query. */
