@@ -43,6 +43,8 @@ test('the owner downloads planned vs tracked as CSV and saves the report, then o
   await visit(page, `/reports/planned?from=${week.from}&to=${week.to}`, 'planned-vs-tracked');
   const table = page.getByRole('table', { name: 'Planned and tracked hours per project' });
   await expect(table.getByRole('row', { name: /Website/ }).getByRole('cell')).toHaveText(['Acme', 'Website', '20:00', '2:15', '−17:45']);
+  // The total row (the server's sums of the rows): 20 h planned, 2.65 h tracked, 17.35 h less.
+  await expect(table.getByRole('row', { name: /^Total/ }).getByRole('cell')).toHaveText(['20:00', '2:39', '−17:21']);
 
   // The downloads: every project of the page, hours as exact decimals.
   const downloads = page.getByRole('group', { name: 'Download the planned vs tracked report' });
@@ -93,6 +95,8 @@ test('in German: the downloads and the saved report speak German', async ({ page
   await workspace.seed.german();
   await ok(workspace.api('POST', '/web/api/saved_reports', { name: 'Plan im März', report: 'planned_vs_tracked', period: 'custom', from: '2026-03-02', to: '2026-03-08' }));
   await visit(page, `/reports/planned?from=${week.from}&to=${week.to}`, 'planned-vs-tracked-de');
+  const total = page.getByRole('table', { name: 'Geplante und erfasste Stunden pro Projekt' }).getByRole('row', { name: /^Gesamt/ });
+  await expect(total.getByRole('cell')).toHaveText(['20,00', '2,65', '−17,35']);
   const downloads = page.getByRole('group', { name: 'Bericht „Geplant vs. erfasst“ herunterladen' });
   await expect(downloads.getByRole('link')).toHaveText(['CSV herunterladen', 'XLSX herunterladen']);
   const csv = await download(page, 'CSV herunterladen: Bericht „Geplant vs. erfasst“');

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, signIn, test } from './fixtures.ts';
 import { checkPage, expectClean, visit } from './visit.ts';
 
@@ -67,6 +67,8 @@ test('an administrator views each report with its chart and table, and the downl
   const timeApi = (await ok(workspace.api('GET', `/web/api/reports/time?${MARCH}&group_by=project`))).results as Array<{ name: string; hours: number }>;
   const timeCsv = await downloadCsv(page, 'Download CSV of time by project');
   expect(timeCsv.slice(1).map((r) => [r[1], Number(r[2])])).toEqual(timeApi.map((g) => [g.name, g.hours]));
+  // The total row: every group's hours, and each currency's amounts in its own column (the server's sums).
+  await expect(page.getByRole('row', { name: /^Total/ }).getByRole('cell')).toHaveText(['5:30', '5:30', '€350.00', 'JP¥10,000']);
 
   // Two years: the team report says it covers a year, once, and asks nothing the API would refuse.
   calls = await visit(page, '/reports/team?from=2024-03-01&to=2026-02-28', 'reports-team-too-long');
@@ -80,6 +82,7 @@ test('an administrator views each report with its chart and table, and the downl
   const miaRow = page.getByRole('row', { name: /Mia Tester/ });
   await expect(miaRow).toContainText('€250.00');
   await expect(miaRow).toContainText('¥10,000');
+  await expect(page.getByRole('row', { name: /^Total/ }).getByRole('cell')).toHaveText(['5:30', '5:30', '€350.00', 'JP¥10,000']);
   const team = (await ok(workspace.api('GET', `/api/v2/reports/time/team?${MARCH}`))).results as Array<{
     user_name: string;
     total_hours: number;
@@ -103,6 +106,8 @@ test('an administrator views each report with its chart and table, and the downl
   const websiteBudget = budget.find((r) => r.project_id === website.id)!;
   expect(websiteBudget).toMatchObject({ budget: 10, budget_spent: 3.5, budget_remaining: 6.5 });
   await expect(page.getByRole('row', { name: /Website/ })).toContainText('6:30');
+  // Hours, fees and internal cost budgets, monthly or not, add up to nothing meaningful: no total row (docs/decisions.md).
+  await expect(page.getByRole('row', { name: /^Total/ })).toHaveCount(0);
   const budgetCsv = await downloadCsv(page, 'Download CSV of the project budgets');
   expect(budgetCsv.find((r) => r[1] === 'Website')?.slice(5)).toEqual(['10', '3.5', '6.5', '']); // an hours budget: no currency
 
@@ -118,6 +123,10 @@ test('an administrator views each report with its chart and table, and the downl
     uninvoiced.map((r) => [r.client_name, r.project_name, r.currency, r.total_hours, r.uninvoiced_hours, r.uninvoiced_expenses, r.uninvoiced_amount].map(String)),
   );
   expect(uninvoiced.find((r) => r.project_id === website.id)).toMatchObject({ uninvoiced_hours: 3.5, uninvoiced_amount: 350 });
+  // Each client's table has its total row, in the client's one currency.
+  const totalOf = (client: string) => page.getByRole('region', { name: `Uninvoiced work for ${client}, table` }).getByRole('row', { name: /^Total/ }).getByRole('cell');
+  await expect(totalOf('Acme')).toHaveText(['3:30', '3:30', '€0.00', '€350.00']);
+  await expect(totalOf('Globex')).toHaveText(['2:00', '2:00', 'JP¥0', 'JP¥10,000']);
 
   // Once Acme's work is on an invoice, its table stays (its hours of the period) but offers no invoice.
   await ok(workspace.api('POST', '/api/v2/invoices', { client_id: acme.id, line_items_import: { time: { summary_type: 'detailed' } } }));
@@ -151,6 +160,8 @@ test('a member sees only their own time and no amount, in the page or in any res
   await page.getByRole('option', { name: 'Project' }).click();
   await expect(page).toHaveURL(/group_by=project/);
   await expect(page.getByRole('row', { name: /Tokyo office/ })).toContainText('2:00');
+  // Her total: hours only.
+  await expect(page.getByRole('row', { name: /^Total/ }).getByRole('cell')).toHaveText(['4:30', '4:30']);
   const csv = await downloadCsv(page, 'Download CSV of every time entry of the period');
   expect(csv[0]).toEqual(['Date', 'Person', 'Client', 'Project', 'Task', 'Notes', 'Hours', 'Rounded hours', 'Billable']);
   expect(csv.slice(1).map((r) => r[1])).toEqual(['Mia Tester', 'Mia Tester']);
@@ -164,6 +175,37 @@ test('a member sees only their own time and no amount, in the page or in any res
   // The team report is refused (the page does not offer it; the address says so).
   await page.goto(`/reports/team?${MARCH}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Not available to your role');
+});
+
+test('the total rows in German, at 1280 and 390 px: hours, and amounts per currency in their columns', async ({ page, workspace }) => {
+  test.setTimeout(180_000);
+  await seed(workspace);
+  await workspace.seed.german(); // decimal hours
+  const cellsOf = (row: Locator) => row.getByRole('cell');
+
+  await visit(page, `/reports/time?${MARCH}&group_by=project`, 'reports-totals-time-de');
+  const time = page.getByRole('row', { name: /^Gesamt/ });
+  await expect(cellsOf(time)).toHaveText(['5,50', '5,50', '350,00 €', '10.000 ¥']);
+  await visit(page, `/reports/uninvoiced?${MARCH}`, 'reports-totals-uninvoiced-de');
+  await expect(page.getByRole('row', { name: /^Gesamt/ })).toHaveCount(2);
+  await expect(cellsOf(page.getByRole('row', { name: /^Gesamt/ }).last())).toHaveText(['2,00', '2,00', '0 ¥', '10.000 ¥']);
+  await visit(page, `/reports/team?${MARCH}`, 'reports-totals-team-de');
+  const team = page.getByRole('row', { name: /^Gesamt/ });
+  await expect(cellsOf(team)).toHaveText(['5,50', '5,50', '350,00 €', '10.000 ¥']);
+
+  // On a phone the tables stack: the total row is a block of its own, each figure named by its column.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await team.scrollIntoViewIfNeeded();
+  await expect(team.getByRole('rowheader')).toHaveText('Gesamt');
+  await expect(cellsOf(team)).toHaveText(['5,50', '5,50', '350,00 €', '10.000 ¥']);
+  for (const [i, name] of ['Stunden', 'Abrechenbare Stunden', 'Abrechenbarer Betrag (EUR)', 'Abrechenbarer Betrag (JPY)'].entries()) {
+    await expect(cellsOf(team).nth(i)).toHaveAttribute('data-label', name);
+    await expect(cellsOf(team).nth(i)).toBeVisible();
+  }
+  // Stacked, the row's cells are one under the other.
+  const [hours, billable] = [await cellsOf(team).nth(0).boundingBox(), await cellsOf(team).nth(1).boundingBox()];
+  expect(billable!.y).toBeGreaterThan(hours!.y);
+  await expectClean(page);
 });
 
 test('an agency’s uninvoiced work: 20 clients’ tables a page, the pager to the rest, the chart and the download keep all', async ({ page, workspace }) => {

@@ -1,16 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useFormat } from '../../api/format.ts';
 import type { Format } from '../../ui/format.ts';
-import { plannedQuery, type PlannedRow } from './api.ts';
-import { Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod, usePagedRows } from './parts.tsx';
+import { plannedQuery, type PlannedRow, type PlannedTotals } from './api.ts';
+import { Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, TotalRow, num, th, usePeriod, usePagedRows } from './parts.tsx';
 import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
 
 /**
  * Planned against tracked hours per project (the planner's assignments beside the time
  * tracked): owners and administrators see every project, managers the ones they manage.
- * Sums of hours are the browser's, in whole seconds (WEB-STYLE 3). The downloads have every
- * row, hours as exact decimals; "Save report" keeps the period.
+ * The total row is the server's (the exact sums of every row's hours as shown). The downloads
+ * have every row, hours as exact decimals; "Save report" keeps the period.
  */
 export function PlannedReportPage() {
   const t = useReportTexts();
@@ -30,7 +30,7 @@ export function PlannedReportPage() {
       {!data && !error && <Loading text={t('loading.planned')} />}
       {data && (
         <div aria-busy={isPlaceholderData} className="flex flex-col gap-4">
-          {data.projects.length === 0 ? <Empty>{t('planned.empty')}</Empty> : <PlannedTable rows={data.projects} />}
+          {data.projects.length === 0 ? <Empty>{t('planned.empty')}</Empty> : <PlannedTable rows={data.projects} totals={data.totals} />}
           <Downloads report="planned_vs_tracked" params={range} label={t('planned.download')} />
         </div>
       )}
@@ -43,12 +43,10 @@ const seconds = (hours: number) => Math.round(hours * 3600);
 /** Tracked less planned, signed ("+1:30", "−2:00"). */
 const signed = (format: Format, diffSeconds: number) => `${diffSeconds > 0 ? '+' : diffSeconds < 0 ? '−' : ''}${format.duration(Math.abs(diffSeconds))}`;
 
-function PlannedTable({ rows }: { rows: PlannedRow[] }) {
+function PlannedTable({ rows, totals }: { rows: PlannedRow[]; totals: PlannedTotals }) {
   const { shown, pager } = usePagedRows(rows);
   const t = useReportTexts();
   const format = useFormat();
-  const planned = rows.reduce((s, r) => s + seconds(r.planned_hours), 0);
-  const tracked = rows.reduce((s, r) => s + seconds(r.tracked_hours), 0);
   return (
     <TableBox label={t('planned.table')} pager={pager}>
       <table data-stack className="w-full border-collapse text-sm">
@@ -64,7 +62,7 @@ function PlannedTable({ rows }: { rows: PlannedRow[] }) {
         </thead>
         <tbody className="divide-y divide-stone-100">
           {shown.map((r) => {
-            const diff = seconds(r.tracked_hours) - seconds(r.planned_hours);
+            const diff = seconds(r.difference_hours);
             return (
               <tr key={r.project.id}>
                 <td className="px-3 py-2.5 text-stone-700">{r.project.client_name}</td>
@@ -76,16 +74,11 @@ function PlannedTable({ rows }: { rows: PlannedRow[] }) {
             );
           })}
         </tbody>
-        <tfoot className="border-t border-stone-200 bg-stone-50 font-semibold text-stone-900">
-          <tr>
-            <th scope="row" colSpan={2} className="px-3 py-2.5 text-left">
-              {t('planned.total')}
-            </th>
-            <td className={num}>{format.duration(planned)}</td>
-            <td className={num}>{format.duration(tracked)}</td>
-            <td className={num}>{signed(format, tracked - planned)}</td>
-          </tr>
-        </tfoot>
+        <TotalRow span={2}>
+          <td className={num}>{format.hours(totals.planned_hours)}</td>
+          <td className={num}>{format.hours(totals.tracked_hours)}</td>
+          <td className={num}>{signed(format, seconds(totals.difference_hours))}</td>
+        </TotalRow>
       </table>
     </TableBox>
   );

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useFormat } from '../../api/format.ts';
-import { teamQuery, type TeamRow } from './api.ts';
+import { teamQuery, type TeamRow, type TeamTotals } from './api.ts';
 import { currenciesOf } from './currencies.ts';
 import { beyondReportSpan } from './period.ts';
-import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod, usePagedRows } from './parts.tsx';
+import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, TotalRow, num, th, usePeriod, usePagedRows } from './parts.tsx';
 import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
 import { Alert } from '../../ui/Alert.tsx';
@@ -42,7 +42,7 @@ export function TeamReportPage() {
                 ]}
                 unit="hours"
               />
-              <TeamTable rows={data.results} />
+              <TeamTable rows={data.results} totals={data.totals} />
               {data.total_pages > 1 && <p className="text-sm text-stone-600">{t('team.firstOf', { shown: data.results.length, count: data.total_entries })}</p>}
             </>
           )}
@@ -53,7 +53,7 @@ export function TeamReportPage() {
   );
 }
 
-function TeamTable({ rows }: { rows: TeamRow[] }) {
+function TeamTable({ rows, totals }: { rows: TeamRow[]; totals: TeamTotals }) {
   const { shown, pager } = usePagedRows(rows);
   const t = useReportTexts();
   const format = useFormat();
@@ -89,6 +89,11 @@ function TeamTable({ rows }: { rows: TeamRow[] }) {
             </tr>
           ))}
         </tbody>
+        <TotalRow>
+          <td className={num}>{format.hours(totals.total_hours)}</td>
+          <td className={num}>{format.hours(totals.billable_hours)}</td>
+          {amounts && <AmountCells amounts={totals.billable_amounts} currencies={currencies} />}
+        </TotalRow>
       </table>
     </TableBox>
   );

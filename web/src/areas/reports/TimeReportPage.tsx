@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { useFormat } from '../../api/format.ts';
 import { Select } from '../../ui/Select.tsx';
-import { timeQuery, type GroupBy, type TimeGroup } from './api.ts';
+import { timeQuery, type GroupBy, type TimeGroup, type TimeTotals } from './api.ts';
 import { currenciesOf } from './currencies.ts';
 import { GROUPS, groupByOf } from './params.ts';
-import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePeriod, useSearchUpdate, usePagedRows } from './parts.tsx';
+import { AmountCells, Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, TotalRow, num, th, usePeriod, useSearchUpdate, usePagedRows } from './parts.tsx';
 import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
 
@@ -53,7 +53,7 @@ export function TimeReportPage() {
                 ]}
                 unit="hours"
               />
-              <TimeTable groupBy={groupBy} rows={data.results} />
+              <TimeTable groupBy={groupBy} rows={data.results} totals={data.totals} />
             </>
           )}
           <div className="flex flex-col gap-2">
@@ -66,7 +66,7 @@ export function TimeReportPage() {
   );
 }
 
-function TimeTable({ groupBy, rows }: { groupBy: GroupBy; rows: TimeGroup[] }) {
+function TimeTable({ groupBy, rows, totals }: { groupBy: GroupBy; rows: TimeGroup[]; totals: TimeTotals }) {
   const { shown, pager } = usePagedRows(rows);
   const t = useReportTexts();
   const format = useFormat();
@@ -104,6 +104,11 @@ function TimeTable({ groupBy, rows }: { groupBy: GroupBy; rows: TimeGroup[] }) {
             </tr>
           ))}
         </tbody>
+        <TotalRow>
+          <td className={num}>{format.hours(totals.hours)}</td>
+          <td className={num}>{format.hours(totals.billable_hours)}</td>
+          {amounts && <AmountCells amounts={totals.billable_amounts} currencies={currencies} />}
+        </TotalRow>
       </table>
     </TableBox>
   );

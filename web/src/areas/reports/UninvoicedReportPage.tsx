@@ -4,9 +4,9 @@ import { Link as AriaLink } from 'react-aria-components';
 import { useFormat } from '../../api/format.ts';
 import { Alert } from '../../ui/Alert.tsx';
 import { buttonClass } from '../../ui/Button.tsx';
-import { uninvoicedQuery, type Range, type UninvoicedRow } from './api.ts';
+import { uninvoicedQuery, type Range, type UninvoicedRow, type UninvoicedTotal } from './api.ts';
 import { beyondReportSpan } from './period.ts';
-import { Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, num, th, usePagedRows, usePeriod } from './parts.tsx';
+import { Chart, Downloads, Empty, LoadError, Loading, PeriodPicker, TableBox, TotalRow, num, th, usePagedRows, usePeriod } from './parts.tsx';
 import { SaveReport } from './save.tsx';
 import { useReportTexts } from './texts.ts';
 
@@ -14,12 +14,19 @@ interface ClientGroup {
   client_id: string;
   client_name: string;
   rows: UninvoicedRow[];
+  /** The table's total row (the server's, over all the client's rows; one currency: the client's). */
+  total?: UninvoicedTotal;
 }
 
-function byClient(rows: UninvoicedRow[]): ClientGroup[] {
+function byClient(rows: UninvoicedRow[], totals: UninvoicedTotal[]): ClientGroup[] {
   const groups = new Map<string, ClientGroup>();
   for (const r of rows) {
-    const g = groups.get(r.client_id) ?? { client_id: r.client_id, client_name: r.client_name, rows: [] };
+    const g = groups.get(r.client_id) ?? {
+      client_id: r.client_id,
+      client_name: r.client_name,
+      rows: [],
+      total: totals.find((x) => x.client_id === r.client_id && x.currency === r.currency),
+    };
     g.rows.push(r);
     groups.set(r.client_id, g);
   }
@@ -75,7 +82,7 @@ export function UninvoicedReportPage() {
                 ]}
                 unit="hours"
               />
-              <ClientTables rows={data.results} range={range} />
+              <ClientTables rows={data.results} totals={data.totals} range={range} />
               {data.total_pages > 1 && <p className="text-sm text-stone-600">{t('uninvoiced.firstOf', { shown: data.results.length, count: data.total_entries })}</p>}
             </>
           )}
@@ -87,9 +94,9 @@ export function UninvoicedReportPage() {
 }
 
 /** The clients' tables, CLIENTS_PER_PAGE at a time. */
-function ClientTables({ rows, range }: { rows: UninvoicedRow[]; range: Range }) {
+function ClientTables({ rows, totals, range }: { rows: UninvoicedRow[]; totals: UninvoicedTotal[]; range: Range }) {
   const t = useReportTexts();
-  const groups = useMemo(() => byClient(rows), [rows]);
+  const groups = useMemo(() => byClient(rows, totals), [rows, totals]);
   const { shown, pager } = usePagedRows(groups, { size: CLIENTS_PER_PAGE, noun: t('uninvoiced.clientsNoun') });
   return (
     <>
@@ -144,6 +151,14 @@ function ClientTable({ group, range }: { group: ClientGroup; range: Range }) {
               </tr>
             ))}
           </tbody>
+          {group.total && (
+            <TotalRow>
+              <td className={num}>{format.hours(group.total.total_hours)}</td>
+              <td className={num}>{format.hours(group.total.uninvoiced_hours)}</td>
+              <td className={num}>{format.money(group.total.uninvoiced_expenses, group.total.currency)}</td>
+              <td className={num}>{format.money(group.total.uninvoiced_amount, group.total.currency)}</td>
+            </TotalRow>
+          )}
         </table>
       </TableBox>
     </section>

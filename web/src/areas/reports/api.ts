@@ -4,23 +4,29 @@ import { call } from '../../api/call.ts';
 import type { paths } from '../../api/schema';
 
 /**
- * The reports' data: the API's three reports (GET /api/v2/reports/...) and the web
- * app's time report, with keys rooted at ['reports'] (a change to time, expenses or
- * invoices stales them all). Each report is one request of up to 2000 rows (the API's
- * largest page); the downloads (exportUrl) stream every row.
+ * The reports' data: the API's project budget report (GET /api/v2/reports/project_budget), the
+ * web twins of its team and uninvoiced reports (/web/api/reports/team and /uninvoiced: the API's
+ * rows and page plus the tables' total rows, which the server sums over every row) and the web
+ * app's time and planned reports, with keys rooted at ['reports'] (a change to time, expenses or
+ * invoices stales them all). Each report is one request of up to 2000 rows (the API's largest
+ * page); the downloads (exportUrl) stream every row.
  */
 
 export type BudgetReport = paths['/api/v2/reports/project_budget']['get']['responses'][200]['content']['application/json'];
 export type BudgetRow = BudgetReport['results'][number];
-export type UninvoicedReport = paths['/api/v2/reports/uninvoiced']['get']['responses'][200]['content']['application/json'];
+export type UninvoicedReport = paths['/web/api/reports/uninvoiced']['get']['responses'][200]['content']['application/json'];
 export type UninvoicedRow = UninvoicedReport['results'][number];
-export type TeamReport = paths['/api/v2/reports/time/team']['get']['responses'][200]['content']['application/json'];
+export type TeamReport = paths['/web/api/reports/team']['get']['responses'][200]['content']['application/json'];
 export type TeamRow = TeamReport['results'][number];
+export type TeamTotals = TeamReport['totals'];
+export type UninvoicedTotal = UninvoicedReport['totals'][number];
 export type TimeReport = paths['/web/api/reports/time']['get']['responses'][200]['content']['application/json'];
 export type TimeGroup = TimeReport['results'][number];
+export type TimeTotals = TimeReport['totals'];
 export type GroupBy = TimeReport['group_by'];
 export type PlannedReport = paths['/web/api/reports/planned_vs_tracked']['get']['responses'][200]['content']['application/json'];
 export type PlannedRow = PlannedReport['projects'][number];
+export type PlannedTotals = PlannedReport['totals'];
 
 export const PER_PAGE = 2000;
 const STALE = 30_000;
@@ -41,7 +47,7 @@ export const budgetQuery = (isActive: 'true' | 'false' | undefined) =>
 export const uninvoicedQuery = (range: Range) =>
   queryOptions({
     queryKey: ['reports', 'uninvoiced', range],
-    queryFn: () => call(api.GET('/api/v2/reports/uninvoiced', { params: { query: { ...range, per_page: PER_PAGE } } })),
+    queryFn: () => call(api.GET('/web/api/reports/uninvoiced', { params: { query: { ...range, per_page: PER_PAGE } } })),
     placeholderData: keepPreviousData,
     staleTime: STALE,
   });
@@ -49,7 +55,7 @@ export const uninvoicedQuery = (range: Range) =>
 export const teamQuery = (range: Range) =>
   queryOptions({
     queryKey: ['reports', 'team', range],
-    queryFn: () => call(api.GET('/api/v2/reports/time/team', { params: { query: { ...range, per_page: PER_PAGE } } })),
+    queryFn: () => call(api.GET('/web/api/reports/team', { params: { query: { ...range, per_page: PER_PAGE } } })),
     placeholderData: keepPreviousData,
     staleTime: STALE,
   });

@@ -170,3 +170,22 @@ export function AmountCells({ amounts, currencies }: { amounts: { currency: stri
     );
   });
 }
+
+/**
+ * A report table's total row: a <tfoot> whose row header says "Total" (over `span` columns), then
+ * its cells. The figures are the server's, summed over every row of the report, so the pager
+ * (usePagedRows) never changes them; stacked on a phone, its cells are named like the body's.
+ */
+export function TotalRow({ span = 1, children }: { span?: number; children: ReactNode }) {
+  const t = useReportTexts();
+  return (
+    <tfoot className="border-t-2 border-stone-300 bg-stone-50 font-semibold text-stone-900">
+      <tr>
+        <th scope="row" colSpan={span} className="px-3 py-2.5 text-left">
+          {t('total')}
+        </th>
+        {children}
+      </tr>
+    </tfoot>
+  );
+}

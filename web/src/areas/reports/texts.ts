@@ -4,6 +4,8 @@ import { defineTexts } from '../../ui/i18n.ts';
 const en = {
   reports: 'Reports',
   rowsNoun: 'rows',
+  /** The label of a report table's total row. */
+  total: 'Total',
   tabs: { time: 'Time', team: 'Team', budget: 'Project budget', uninvoiced: 'Uninvoiced', planned: 'Planned vs tracked', saved: 'Saved' },
   periods: {
     this_week: 'This week',
@@ -149,7 +151,6 @@ const en = {
     planned: 'Planned',
     tracked: 'Tracked',
     difference: 'Difference',
-    total: 'Total',
     download: 'the planned vs tracked report',
   },
 };
@@ -157,6 +158,7 @@ const en = {
 export const { useTexts: useReportTexts, t: reportTexts } = defineTexts('reports', en, {
   reports: 'Berichte',
   rowsNoun: 'Zeilen',
+  total: 'Gesamt',
   tabs: { time: 'Zeit', team: 'Team', budget: 'Projektbudget', uninvoiced: 'Nicht abgerechnet', planned: 'Geplant vs. erfasst', saved: 'Gespeichert' },
   periods: {
     this_week: 'Diese Woche',
@@ -302,7 +304,6 @@ export const { useTexts: useReportTexts, t: reportTexts } = defineTexts('reports
     planned: 'Geplant',
     tracked: 'Erfasst',
     difference: 'Differenz',
-    total: 'Summe',
     download: 'Bericht „Geplant vs. erfasst“',
   },
 });
