@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { idempotencyHeader } from '../../api/idempotency.ts';
 import { api } from '../../api/client.ts';
 import { call } from '../../api/call.ts';
@@ -6,46 +6,15 @@ import { markStale } from '../../api/stale.ts';
 import type { paths } from '../../api/schema';
 import { saveFile } from '../../ui/save-file.ts';
 import { downloadOf, fallbackFilename, filenameOf, type EInvoiceChoice } from './e-invoice.ts';
+import { invoiceQuery } from './queries.ts';
 
 /**
  * The invoices area's data (WEB-STYLE 2): keys rooted at ['invoices'], so a change
  * stales every view of them. Totals are the server's: the browser never sums money.
+ * The reads the routes prefetch are queries.ts's, re-exported here.
  */
 
-export type InvoiceList = paths['/api/v2/invoices']['get']['responses'][200]['content']['application/json'];
-export type InvoiceFilter = { state?: InvoiceState; client_id?: string; page?: number };
-export type Invoice = paths['/api/v2/invoices/{id}']['get']['responses'][200]['content']['application/json'];
-export type InvoiceState = Invoice['state'];
-export type InvoiceMessages = paths['/api/v2/invoices/{id}/messages']['get']['responses'][200]['content']['application/json'];
-export type InvoiceMessage = InvoiceMessages['invoice_messages'][number];
-
-export const PER_PAGE = 25;
-
-export const invoicesQuery = (filter: InvoiceFilter) =>
-  queryOptions({
-    queryKey: ['invoices', 'list', filter],
-    queryFn: () => call(api.GET('/api/v2/invoices', { params: { query: { per_page: PER_PAGE, ...filter } } })),
-    placeholderData: keepPreviousData,
-  });
-
-/** The clients for the list's filter: one request, loaded only when the filter is opened (the page's budget is 3 calls). */
-export const clientsQuery = queryOptions({
-  queryKey: ['clients', 'list', { per_page: 2000 }],
-  queryFn: () => call(api.GET('/api/v2/clients', { params: { query: { per_page: 2000 } } })),
-  staleTime: 5 * 60_000,
-});
-
-export const invoiceQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['invoices', 'one', id],
-    queryFn: () => call(api.GET('/api/v2/invoices/{id}', { params: { path: { id } } })),
-  });
-
-export const messagesQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['invoices', 'messages', id],
-    queryFn: () => call(api.GET('/api/v2/invoices/{id}/messages', { params: { path: { id }, query: { per_page: 2000 } } })),
-  });
+export * from './queries.ts';
 
 /** The PDF, as the browser downloads it with the session cookie (a plain same-origin link: no blob, no frame). */
 export const pdfHref = (id: string) => `/api/v2/invoices/${encodeURIComponent(id)}/pdf`;
@@ -64,17 +33,6 @@ export function useRecordPayment(id: string) {
   });
 }
 
-export type Payment = paths['/web/api/invoices/{id}/payments']['get']['responses'][200]['content']['application/json']['payments'][number];
-export type PaymentMethod = NonNullable<Payment['method']>;
-
-/** The payments recorded on an invoice (web only), oldest first. */
-export const paymentsQuery = (id: string) =>
-  queryOptions({
-    queryKey: ['invoices', 'payments', id],
-    queryFn: () => call(api.GET('/web/api/invoices/{id}/payments', { params: { path: { id } } })),
-    select: (data) => data.payments,
-  });
-
 /** An administrator deletes a wrongly recorded payment; the answer is the invoice (open again when money is due). */
 export function useDeletePayment(id: string) {
   const queryClient = useQueryClient();
@@ -85,8 +43,6 @@ export function useDeletePayment(id: string) {
   });
 }
 
-/** The kinds a line may be given (api/item-categories.ts, shared with the estimates). */
-export { kindChoicesQuery } from '../../api/item-categories.ts';
 
 export type CreateBody = NonNullable<paths['/api/v2/invoices']['post']['requestBody']>['content']['application/json'];
 export type UpdateBody = NonNullable<paths['/api/v2/invoices/{id}']['patch']['requestBody']>['content']['application/json'];

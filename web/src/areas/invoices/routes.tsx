@@ -3,7 +3,7 @@ import type { LoaderFunctionArgs, RouteObject } from 'react-router';
 import { guardPage, holds } from '../../api/access.ts';
 import { sessionQuery } from '../../api/session.ts';
 import { mayUseInvoices } from './access.ts';
-import { invoiceQuery, invoicesQuery, kindChoicesQuery, paymentsQuery } from './api.ts';
+import { invoiceQuery, invoicesQuery, kindChoicesQuery, paymentsQuery } from './queries.ts';
 import { filterOf } from './filters.ts';
 import { sharingQuery } from './sharing-api.ts';
 import { invoiceRetainersQuery } from './retainer-api.ts';
