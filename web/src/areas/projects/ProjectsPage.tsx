@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link as AriaLink, SearchField, Input, Label } from 'react-aria-components';
 import { useNavigate, useSearchParams } from 'react-router';
 import { describeError } from '../../api/errors.ts';
@@ -11,6 +11,7 @@ import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Select, type SelectOption } from '../../ui/Select.tsx';
 import { cx, fieldLabel, focusRingCss, inputBox } from '../../ui/styles.ts';
 import { Pager } from '../../ui/Pager.tsx';
+import { useTypedSearch } from '../../ui/typed-search.ts';
 import { mayCreateProjects } from './access.ts';
 import { choicesQuery, listQuery, type ListedProject } from './api.ts';
 import { filterOf, queryOf, searchOf, type Filter, type Status } from './filters.ts';
@@ -90,20 +91,8 @@ function Filters(props: {
 }) {
   const { filter, clients, people, onWant, onChange } = props;
   const t = useProjectTexts();
-  const [text, setText] = useState(filter.search ?? '');
-  // A search changed by the URL (a link, back and forward) replaces what the box holds.
-  const [seen, setSeen] = useState(filter.search);
-  if (seen !== filter.search) {
-    setSeen(filter.search);
-    if ((filter.search ?? '') !== text.trim()) setText(filter.search ?? '');
-  }
   // Typing searches after a pause (one request, not one per key); the URL keeps the search.
-  useEffect(() => {
-    const trimmed = text.trim();
-    if (trimmed === (filter.search ?? '')) return;
-    const timer = setTimeout(() => onChange({ ...filter, search: trimmed || undefined }), 250);
-    return () => clearTimeout(timer);
-  }, [text, filter, onChange]);
+  const [text, setText] = useTypedSearch(filter.search ?? '', (search) => onChange({ ...filter, search: search || undefined }));
   const statuses: SelectOption[] = [
     { id: 'active', label: t('statuses.active') },
     { id: 'archived', label: t('statuses.archived') },
