@@ -29,8 +29,7 @@ import {
   type Placeholder,
   type Schedule,
 } from './api.ts';
-import type { Dated } from './schedule.ts';
-import { rowKeyOf, type RowKey } from './ScheduleGrid.tsx';
+import { rowKeyOf, type Dated, type RowKey } from './schedule.ts';
 import { usePlanningTexts } from './texts.ts';
 
 /** Which dialog the page has open. */

@@ -3,7 +3,7 @@ import { addDays } from '../../ui/dates.ts';
 import type { Format } from '../../ui/format.ts';
 import { cx, focusRingCss } from '../../ui/styles.ts';
 import type { Assignment, Schedule } from './api.ts';
-import { barGeometry, lanesOf, loadOf, shortestResize, template, weeksOfDrag, type Load } from './schedule.ts';
+import { barGeometry, lanesOf, loadOf, rowKeyOf, shortestResize, template, weeksOfDrag, type Load, type RowKey } from './schedule.ts';
 import { usePlanningTexts } from './texts.ts';
 
 /**
@@ -20,8 +20,6 @@ import { usePlanningTexts } from './texts.ts';
  * table, by the bar's `data-bar` id; a drag moves the bar with a CSS transform (no layout read
  * but the lane's width, once, when it starts).
  */
-
-export type RowKey = `user:${string}` | `placeholder:${string}`;
 
 export interface GridActions {
   /** Opens an assignment (its form, or read-only when not the caller's to change). */
@@ -103,8 +101,6 @@ function rowsOf(people: Schedule['people'], placeholders: Schedule['placeholders
   });
   return [...people.map((p) => row(false, p.user_id, p)), ...placeholders.map((p) => row(true, p.id, p))];
 }
-
-export const rowKeyOf = (a: Pick<Assignment, 'user_id' | 'placeholder_id'>): RowKey => (a.user_id ? `user:${a.user_id}` : `placeholder:${a.placeholder_id}`);
 
 /** Each row's bars; a row whose bars are the same objects as before keeps its array (its memoised row skips rendering). */
 function useBarsByRow(assignments: Assignment[]): Map<RowKey, Assignment[]> {

@@ -58,6 +58,12 @@ export function plannedWithoutCapacity<P extends { name: string; is_active?: boo
   return people.filter((p) => p.is_active !== false && p.cells.some((c) => loadOf(c.planned_hours, 0) === 'over') && p.cells.every((c) => loadOf(0, c.capacity_hours) === 'none'));
 }
 
+/** A schedule row: a person (by user id) or a placeholder (by its id). */
+export type RowKey = `user:${string}` | `placeholder:${string}`;
+
+/** The row an assignment's bar sits in. */
+export const rowKeyOf = (a: { user_id: string | null; placeholder_id: string | null }): RowKey => (a.user_id ? `user:${a.user_id}` : `placeholder:${a.placeholder_id}`);
+
 export interface Dated {
   starts_on: string;
   ends_on: string;
