@@ -484,3 +484,161 @@ test('in German: the planner in German', async ({ page, workspace }) => {
   await dialog.getByRole('button', { name: 'Abbrechen' }).click();
   await expectClean(page);
 });
+
+/**
+ * The filter bar (at agency size): Ada's team with ten more people, Zoë and Chloé among them,
+ * and a placeholder. Mia is planned on Website and Shop (over her 40 hours), Zoë on Shop, the
+ * placeholder on Website, and Person00 on Website only long after the weeks shown.
+ */
+async function agency(workspace: TestWorkspace) {
+  const t = await team(workspace);
+  const zoe = await workspace.seed.memberWithoutPassword('Zoë');
+  await ok(workspace.api('PATCH', `/web/api/members/${zoe.id}`, { expected_weekly_hours: '40' }));
+  await workspace.seed.memberWithoutPassword('Chloé');
+  const later = await workspace.seed.memberWithoutPassword('Person00');
+  for (let i = 1; i < 10; i++) await workspace.seed.memberWithoutPassword(`Person${String(i).padStart(2, '0')}`);
+  const designer = await ok(workspace.api('POST', '/web/api/planning_placeholders', { name: 'Senior designer', weekly_hours: 40 }));
+  const week = { starts_on: t.monday, ends_on: plusDays(t.monday, 4) };
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.website.id, user_id: t.mia.id, ...week, hours_per_day: 8 }));
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.shop.id, user_id: t.mia.id, ...week, hours_per_day: 2 }));
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.shop.id, user_id: zoe.id, ...week, hours_per_day: 4 }));
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.website.id, placeholder_id: designer.id, ...week, hours_per_day: 6 }));
+  await ok(workspace.api('POST', '/web/api/planning_assignments', { project_id: t.website.id, user_id: later.id, starts_on: plusDays(t.monday, 7 * 20), ends_on: plusDays(t.monday, 7 * 20 + 4), hours_per_day: 4 }));
+  return t;
+}
+
+/** The people's and placeholders' names as the schedule's rows show them (the load rows' headers). */
+const rowNames = (page: Page) => page.getByRole('table').getByRole('rowheader');
+
+test('the filter bar: search by name, filter by project with its bars marked, only over-allocated, people or placeholders; kept in the URL', async ({ page, workspace }) => {
+  test.setTimeout(300_000);
+  const t = await agency(workspace);
+  await signIn(page, t.admin);
+  const schedules: string[] = [];
+  page.on('request', (r) => void (r.url().includes('/web/api/schedule') && schedules.push(r.url())));
+  await visit(page, '/planning', 'planning-filters');
+  const filters = page.getByRole('group', { name: 'Filter the schedule' });
+  await expect(filters).toContainText('15 people, 1 placeholder');
+  await expect(page.getByRole('row', { name: /^Person\d\d Tester/ })).toHaveCount(10);
+  const loads = schedules.length;
+
+  // By name, without the accent: Zoë alone; the count is said in the live region and the URL keeps the search.
+  const search = filters.getByRole('searchbox', { name: 'Search people and placeholders' });
+  // A row that stays keeps its elements: filtering does not draw its bars again.
+  const zoeBar = await page.getByRole('cell', { name: 'Assignments of Zoë Tester' }).getByRole('button', { name: /^Shop \(Bolt\)/ }).elementHandle();
+  await search.fill('zoe');
+  await expect(rowNames(page)).toHaveText(['Zoë Tester', /^Placeholders/]);
+  expect(await zoeBar!.evaluate((el) => el.isConnected)).toBe(true);
+  await expect(filters).toContainText('1 of 15 people, 0 of 1 placeholder');
+  await expect(page.getByRole('status').filter({ hasText: /^1 of 15 people, 0 of 1 placeholder$/ })).toBeAttached();
+  await expect(page.getByText('No placeholder matches these filters.')).toBeVisible();
+  await expect(page).toHaveURL(/[?&]search=zoe(&|$)/);
+
+  // By project: the rows with a plan on Website in these weeks (not Person00's, months later); the other projects' bars are pale.
+  await search.fill('');
+  await expect(page).not.toHaveURL(/search=/);
+  await filters.getByRole('combobox', { name: 'Filter by project' }).fill('webs');
+  await page.getByRole('option', { name: 'Acme – Website' }).click();
+  await expect(rowNames(page)).toHaveText(['Mia Tester', /^Placeholders/, 'Senior designer']);
+  await expect(filters).toContainText('1 of 15 people, 1 of 1 placeholder');
+  await expect(filters.getByRole('button', { name: 'Remove the filter Acme – Website' })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`[?&]project=${t.website.id}`));
+  const mia = page.getByRole('cell', { name: 'Assignments of Mia Tester' });
+  const colour = (bar: Locator) => bar.evaluate((el) => getComputedStyle(el).backgroundColor);
+  const websiteBar = mia.getByRole('button', { name: /^Website \(Acme\)/ });
+  const shopBar = mia.getByRole('button', { name: /^Shop \(Bolt\)/ });
+  const placeholderBar = page.getByRole('cell', { name: 'Assignments of Senior designer' }).getByRole('button', { name: /^Website \(Acme\)/ });
+  const [chosen, other, placeholderChosen] = [await colour(websiteBar), await colour(shopBar), await colour(placeholderBar)];
+  expect(other, 'the other project’s bar stands back').not.toBe(chosen);
+  expect(other).not.toBe(placeholderChosen);
+  await checkPage(page, 'planning-filter-project');
+
+  // Both projects: Zoë (Shop) joins; the bars are all as usual again.
+  await filters.getByRole('combobox', { name: 'Filter by project' }).fill('shop');
+  await page.getByRole('option', { name: 'Bolt – Shop' }).click();
+  await expect(rowNames(page)).toHaveText(['Mia Tester', 'Zoë Tester', /^Placeholders/, 'Senior designer']);
+  expect(await colour(shopBar)).toBe(chosen);
+  // Only over-allocated: Mia (50 of 40 hours).
+  await filters.getByText('Only over-allocated').click();
+  await expect(rowNames(page)).toHaveText(['Mia Tester', /^Placeholders/]);
+  await expect(filters).toContainText('1 of 15 people, 0 of 1 placeholder');
+  // People only: the placeholders' part goes.
+  await filters.getByRole('button', { name: / Show$/ }).click();
+  await page.getByRole('option', { name: 'People', exact: true }).click();
+  await expect(rowNames(page)).toHaveText(['Mia Tester']);
+  await expect(filters.getByText('1 of 15 people', { exact: true })).toBeVisible();
+
+  // Later keeps the filters (Mia's plans are this week: nobody in the weeks from four weeks on), and so does a reload.
+  await page.getByRole('button', { name: /Later/ }).click();
+  await expect(page).toHaveURL(/[?&]from=/);
+  await expect(page.getByText('No one matches these filters.')).toBeVisible();
+  await page.getByRole('button', { name: /Earlier/ }).click();
+  await expect(rowNames(page)).toHaveText(['Mia Tester']);
+  // None of the filter changes asked for the schedule again (only the weeks moved did).
+  expect(schedules.length - loads, schedules.join('\n')).toBeLessThanOrEqual(2);
+  await page.reload();
+  await expect(rowNames(page)).toHaveText(['Mia Tester']);
+  await expect(filters.getByRole('checkbox', { name: 'Only over-allocated' })).toBeChecked();
+  await expect(filters.getByRole('button', { name: 'Remove the filter Acme – Website' })).toBeVisible();
+  await expect(filters.getByRole('button', { name: 'Remove the filter Bolt – Shop' })).toBeVisible();
+
+  // Placeholders only, with the rest: nobody matches; the empty state clears every filter.
+  await filters.getByRole('button', { name: / Show$/ }).click();
+  await page.getByRole('option', { name: 'Placeholders', exact: true }).click();
+  await expect(page.getByText('No one matches these filters.')).toBeVisible();
+  await expect(page.getByRole('table')).toHaveCount(0);
+  await checkPage(page, 'planning-filter-empty');
+  await page.getByRole('button', { name: 'Clear filters' }).last().click();
+  await expect(page.getByRole('row', { name: /^Person\d\d Tester/ })).toHaveCount(10);
+  await expect(filters).toContainText('15 people, 1 placeholder');
+  // The weeks stay as they were (Later, then Earlier, left them in the URL); no filter is left.
+  expect([...new URL(page.url()).searchParams.keys()]).toEqual(['from']);
+  await expectClean(page);
+});
+
+test('on a phone the filters fold behind one button and the schedule stays on screen', async ({ page, workspace }) => {
+  test.setTimeout(240_000);
+  const t = await agency(workspace);
+  await signIn(page, t.admin);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/planning');
+  const filters = page.getByRole('group', { name: 'Filter the schedule' });
+  await expect(filters.getByRole('searchbox', { name: 'Search people and placeholders' })).toBeVisible();
+  await expect(filters.getByRole('combobox', { name: 'Filter by project' })).toBeHidden();
+  const more = filters.getByRole('button', { name: /^Filters( \(\d\))?$/ });
+  await expect(more).toHaveAttribute('aria-expanded', 'false');
+  // The schedule starts on the first screen, with its first rows.
+  const second = (await rowNames(page).nth(1).boundingBox())!;
+  expect(second.y + second.height, 'the schedule’s second row is below the first screen').toBeLessThanOrEqual(844);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  await more.click();
+  await expect(more).toHaveAttribute('aria-expanded', 'true');
+  await pick(filters, 'Filter by project', 'shop', 'Bolt – Shop');
+  await expect(rowNames(page)).toHaveText(['Mia Tester', 'Zoë Tester', /^Placeholders/]);
+  await more.click();
+  await expect(filters.getByRole('button', { name: 'Filters (1)' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(filters.getByRole('button', { name: 'Remove the filter Bolt – Shop' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/screens/planning-filter-phone-390.png', fullPage: true });
+  await expectAccessible(page, 'the folded filters at 390 px');
+  await expectClean(page);
+});
+
+test('in German: the filter bar in German', async ({ page, workspace }) => {
+  await workspace.seed.german();
+  await workspace.seed.memberWithoutPassword('Mia');
+  await visit(page, '/planning', 'planning-filters-de');
+  const filters = page.getByRole('group', { name: 'Planung filtern' });
+  await expect(filters).toContainText('2 Personen, 0 Platzhalter');
+  await expect(filters.getByRole('combobox', { name: 'Nach Projekt filtern' })).toBeVisible();
+  await expect(filters.getByRole('checkbox', { name: 'Nur überplante' })).toBeVisible();
+  await expect(filters.getByRole('button', { name: / Anzeigen$/ })).toContainText('Personen und Platzhalter');
+  await filters.getByRole('searchbox', { name: 'Personen und Platzhalter suchen' }).fill('mia');
+  await expect(filters).toContainText('1 von 2 Personen, 0 von 0 Platzhaltern');
+  await filters.getByRole('searchbox', { name: 'Personen und Platzhalter suchen' }).fill('niemand');
+  await expect(page.getByText('Niemand passt zu diesen Filtern.')).toBeVisible();
+  await checkPage(page, 'planning-filters-empty-de');
+  await page.getByRole('button', { name: 'Filter zurücksetzen' }).last().click();
+  await expect(rowNames(page)).toHaveText(['Olive Owner', 'Mia Tester', /^Platzhalter/]);
+  await expectClean(page);
+});

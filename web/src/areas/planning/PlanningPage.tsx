@@ -15,6 +15,8 @@ import { Select } from '../../ui/Select.tsx';
 import { cx } from '../../ui/styles.ts';
 import type { Format } from '../../ui/format.ts';
 import { cachedAssignment, scheduleQuery, useUpdateAssignment, type Schedule } from './api.ts';
+import { FilterBar } from './FilterBar.tsx';
+import { filterIndex, isFiltered, matchRows, NO_FILTER, plannerFilterOf, withPlannerFilter, type Matches, type PlannerFilter, type Show } from './filters.ts';
 import type { Open } from './PlanningDialogs.tsx';
 import { CELL, KEYS_HINT_ID, OverIcon, ScheduleGrid, type GridActions } from './ScheduleGrid.tsx';
 import { movedByWeeks, newAssignmentDates, plannedWithoutCapacity, resizedByWeeks, scheduleParams, STEP_WEEKS, WEEK_CHOICES } from './schedule.ts';
@@ -29,7 +31,8 @@ const PlanningDialog = lazy(() => loadDialogs().then((m) => ({ default: m.Planni
  * or any 1–52 from the URL), from this week or the week in `?from=`; Earlier and Later move it.
  * Bars are added, opened, dragged and moved with the keyboard (ScheduleGrid); each move is
  * said in a polite live region, written straight into the DOM so the table is not rendered
- * again for it.
+ * again for it. The filter bar narrows the rows (filters.ts, in the URL); the count of rows
+ * shown is said in the same region when a filter changes.
  */
 export function PlanningPage() {
   const t = usePlanningTexts();
@@ -83,6 +86,26 @@ export function PlanningPage() {
     idle(() => void loadDialogs());
   }, []);
 
+  // The filters, read once per URL; the chosen projects as one Set per choice (not per keystroke
+  // in the search), so the rows whose bars it marks render again only when it changes.
+  const filter = useMemo(() => plannerFilterOf(params), [params]);
+  const projectsKey = filter.projects.join(',');
+  const highlight = useMemo(() => (projectsKey ? new Set(projectsKey.split(',')) : null), [projectsKey]);
+  const index = useMemo(() => (data ? filterIndex(data.people, data.placeholders) : null), [data?.people, data?.placeholders]);
+  const matches = useMemo(
+    () => (data && index ? matchRows(index, data.assignments, filter, data.weeks[0] ?? range.from, data.weeks.length) : null),
+    [data, index, filter, range.from],
+  );
+  const count = matches ? countText(t, matches, filter.show, isFiltered(filter)) : '';
+  const filterKey = withPlannerFilter(new URLSearchParams(), filter).toString();
+  const announcedFilter = useRef(filterKey);
+  useEffect(() => {
+    if (announcedFilter.current === filterKey || !count) return;
+    announcedFilter.current = filterKey;
+    announce(count);
+  }, [filterKey, count, announce]);
+  const setFilter = useCallback((next: PlannerFilter) => navigate({ search: `?${withPlannerFilter(params, next)}` }, { replace: true }), [navigate, params]);
+
   const go = (changes: { from?: string | null; weeks?: number }) => {
     const next = new URLSearchParams(params);
     if (changes.from === null) next.delete('from');
@@ -123,6 +146,7 @@ export function PlanningPage() {
           <Button onPress={() => setOpen({ kind: 'assignment' })}>{t('addAssignment')}</Button>
         </div>
       </div>
+      {data && <FilterBar filter={filter} onChange={setFilter} assignments={data.assignments} count={count} />}
       <Legend />
       {problem && <Alert>{problem}</Alert>}
       {error && !data && <Alert>{describeError(error).message}</Alert>}
@@ -131,10 +155,18 @@ export function PlanningPage() {
           {t('loading')}
         </div>
       )}
-      {data && (
+      {data && matches?.keys?.size === 0 && (
+        <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-stone-300 bg-white p-8 text-center text-stone-700">
+          <p>{t('filters.empty')}</p>
+          <Button variant="secondary" onPress={() => setFilter(NO_FILTER)}>
+            {t('filters.clear')}
+          </Button>
+        </div>
+      )}
+      {data && matches?.keys?.size !== 0 && (
         <div aria-busy={isPlaceholderData} className={cx('flex flex-col gap-2', isPlaceholderData && 'opacity-70')}>
           <NoCapacityNote people={data.people} format={format} />
-          <ScheduleGrid schedule={data} today={today} format={format} actions={actions} />
+          <ScheduleGrid schedule={data} today={today} format={format} actions={actions} visible={matches?.keys} kinds={filter.show} highlight={highlight} />
           <p id={KEYS_HINT_ID} className="text-xs text-stone-600">
             {t('hint')}
           </p>
@@ -148,6 +180,14 @@ export function PlanningPage() {
       )}
     </div>
   );
+}
+
+/** "12 of 48 people, 2 of 5 placeholders" (the kinds shown); unfiltered, "48 people, 5 placeholders". */
+function countText(t: ReturnType<typeof usePlanningTexts>, m: Matches, kinds: Show, filtered: boolean): string {
+  const parts: string[] = [];
+  if (kinds !== 'placeholders') parts.push(filtered ? t('filters.peopleOf', { shown: m.shown.people, count: m.total.people }) : t('filters.people', { count: m.total.people }));
+  if (kinds !== 'people') parts.push(filtered ? t('filters.placeholdersOf', { shown: m.shown.placeholders, count: m.total.placeholders }) : t('filters.placeholders', { count: m.total.placeholders }));
+  return parts.join(', ');
 }
 
 /** Why someone without working hours is over-allocated from their first planned hour, and where that is set. */

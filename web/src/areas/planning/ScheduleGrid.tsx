@@ -4,6 +4,7 @@ import type { Format } from '../../ui/format.ts';
 import { cx, focusRingCss } from '../../ui/styles.ts';
 import type { Assignment, Schedule } from './api.ts';
 import { barGeometry, lanesOf, loadOf, rowKeyOf, shortestResize, template, weeksOfDrag, type Load, type RowKey } from './schedule.ts';
+import type { Show } from './filters.ts';
 import { usePlanningTexts } from './texts.ts';
 
 /**
@@ -171,15 +172,23 @@ interface GridProps {
   today: string;
   format: Format;
   actions: GridActions;
+  /** The rows the filters keep (filters.ts); null or absent: every row. */
+  visible?: ReadonlySet<RowKey> | null;
+  /** The kinds of rows shown (the filters'): people only hides the placeholders' part, placeholders only the people's. */
+  kinds?: Show;
+  /** The chosen projects: their bars stand out, the others' are pale. Null: every bar as usual. */
+  highlight?: ReadonlySet<string> | null;
 }
 
-export function ScheduleGrid({ schedule, today, format, actions }: GridProps) {
+export function ScheduleGrid({ schedule, today, format, actions, visible = null, kinds = 'all', highlight = null }: GridProps) {
   const t = usePlanningTexts();
   const weeks = schedule.weeks;
   const from = weeks[0] ?? today;
   // The cells change with a new schedule's people and placeholders, not with an optimistic bar (which keeps both arrays).
   const { people: peopleData, placeholders: placeholderData } = schedule;
-  const rows = useMemo(() => rowsOf(peopleData, placeholderData, format, t), [peopleData, placeholderData, format, t]);
+  const allRows = useMemo(() => rowsOf(peopleData, placeholderData, format, t), [peopleData, placeholderData, format, t]);
+  // Filtering picks from the same row objects: a row that stays keeps its memoised rendering and its bars.
+  const rows = useMemo(() => (visible ? allRows.filter((r) => visible.has(r.key)) : allRows), [allRows, visible]);
   const bars = useBarsByRow(schedule.assignments);
   const texts = useMemo(() => barTexts(format, t), [format, t]);
   const names = useMemo(() => rowTexts(t), [t]);
@@ -307,19 +316,19 @@ export function ScheduleGrid({ schedule, today, format, actions }: GridProps) {
           </div>
         </div>
         <div role="rowgroup">
-          {people.length === 0 && (
+          {people.length === 0 && kinds !== 'placeholders' && (
             <div role="row" className="flex">
               <div role="cell" className="px-3 py-6 text-stone-600">
-                {t('grid.noPeople')}
+                {visible && peopleData.length > 0 ? t('filters.noPersonMatches') : t('grid.noPeople')}
               </div>
             </div>
           )}
           {people.map((r) => (
-            <ScheduleRow key={r.key} row={r} bars={bars.get(r.key) ?? NO_BARS} from={from} weeks={weeks.length} texts={texts} names={names} t={t} />
+            <ScheduleRow key={r.key} row={r} bars={bars.get(r.key) ?? NO_BARS} from={from} weeks={weeks.length} texts={texts} names={names} t={t} highlight={highlight} />
           ))}
           {waiting > 0 && <div aria-hidden="true" style={{ height: waiting }} />}
         </div>
-        {complete && (
+        {complete && kinds !== 'people' && (
         <div role="rowgroup" aria-label={t('grid.placeholders')}>
           <div role="row" className="flex border-t-2 border-stone-200 bg-stone-50">
             <div role="rowheader" className="sticky left-0 z-10 w-(--name-col) shrink-0 bg-stone-50 px-3 py-2">
@@ -329,11 +338,11 @@ export function ScheduleGrid({ schedule, today, format, actions }: GridProps) {
               </button>
             </div>
             <div role="cell" className="px-3 py-2 text-sm text-stone-600">
-              {placeholders.length === 0 && t('grid.noPlaceholders')}
+              {placeholders.length === 0 && (visible && placeholderData.length > 0 ? t('filters.noPlaceholderMatches') : t('grid.noPlaceholders'))}
             </div>
           </div>
           {placeholders.map((r) => (
-            <ScheduleRow key={r.key} row={r} bars={bars.get(r.key) ?? NO_BARS} from={from} weeks={weeks.length} texts={texts} names={names} t={t} />
+            <ScheduleRow key={r.key} row={r} bars={bars.get(r.key) ?? NO_BARS} from={from} weeks={weeks.length} texts={texts} names={names} t={t} highlight={highlight} />
           ))}
         </div>
         )}
@@ -361,10 +370,11 @@ interface RowProps {
   texts: (a: Assignment) => BarText;
   names: RowTexts;
   t: Texts;
+  highlight: ReadonlySet<string> | null;
 }
 
 /** A person's (or placeholder's) two rows: the weeks' load, then the assignments' bars. */
-const ScheduleRow = memo(function ScheduleRow({ row, bars, from, weeks, texts, names, t }: RowProps) {
+const ScheduleRow = memo(function ScheduleRow({ row, bars, from, weeks, texts, names, t, highlight }: RowProps) {
   const { lane, count } = lanesOf(bars);
   return (
     <>
@@ -401,7 +411,7 @@ const ScheduleRow = memo(function ScheduleRow({ row, bars, from, weeks, texts, n
         </div>
         <div role="cell" aria-label={names.assignmentsOf(row.name)} className="relative shrink-0" style={{ width: `${weeks * WEEK_REM}rem` }}>
           {bars.map((a) => (
-            <Bar key={a.id} a={a} lane={lane.get(a.id) ?? 0} from={from} weeks={weeks} text={texts(a)} />
+            <Bar key={a.id} a={a} lane={lane.get(a.id) ?? 0} from={from} weeks={weeks} text={texts(a)} pale={highlight !== null && !highlight.has(a.project.id)} />
           ))}
         </div>
       </div>
@@ -415,9 +425,11 @@ const BAR = {
   person: 'cursor-grab border border-teal-800 bg-teal-700 text-white hover:bg-teal-800 active:cursor-grabbing',
   placeholder: 'cursor-grab border border-amber-800 bg-amber-700 text-white hover:bg-amber-800 active:cursor-grabbing',
   locked: 'cursor-pointer border border-dashed border-stone-400 bg-stone-100 text-stone-800',
+  // Another project's bar while projects are filtered: pale, yet its text keeps a readable contrast (no opacity).
+  pale: 'cursor-grab border border-stone-300 bg-stone-50 text-stone-600 hover:bg-stone-100 active:cursor-grabbing',
 };
 
-function Bar({ a, lane, from, weeks, text }: { a: Assignment; lane: number; from: string; weeks: number; text: BarText }) {
+function Bar({ a, lane, from, weeks, text, pale }: { a: Assignment; lane: number; from: string; weeks: number; text: BarText; pale: boolean }) {
   const g = barGeometry(a, from, weeks);
   if (!g) return null;
   return (
@@ -428,7 +440,7 @@ function Bar({ a, lane, from, weeks, text }: { a: Assignment; lane: number; from
       aria-describedby={KEYS_HINT_ID}
       title={text.title}
       data-resizable={(a.may_change && !g.clippedEnd) || undefined}
-      className={cx(BAR.base, !a.may_change ? BAR.locked : a.placeholder_id ? BAR.placeholder : BAR.person, g.clippedStart && 'rounded-l-none border-l-0', g.clippedEnd && 'rounded-r-none border-r-0')}
+      className={cx(BAR.base, !a.may_change ? BAR.locked : pale ? BAR.pale : a.placeholder_id ? BAR.placeholder : BAR.person, g.clippedStart && 'rounded-l-none border-l-0', g.clippedEnd && 'rounded-r-none border-r-0')}
       style={{ left: `${g.left * 100}%`, width: `calc(${g.width * 100}% - 2px)`, top: lane * LANE + PAD }}
     >
       {/* The project, then its client (cut off first); the hours where the bar is wide enough (a container query on its width). */}

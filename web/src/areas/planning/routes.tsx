@@ -6,13 +6,16 @@ import { sessionQuery } from '../../api/session.ts';
 import { createFormat } from '../../ui/format.ts';
 import { mayUsePlanner } from './access.ts';
 import { scheduleQuery } from './api.ts';
+import { onlyFiltersChanged } from './filters.ts';
 import { scheduleParams } from './schedule.ts';
 
 /**
  * /planning (?from=YYYY-MM-DD&weeks=n): owners, administrators and managers. The loader waits
  * for the session the shell's gate is loading anyway (the role decides; this week is the
  * workspace's), then fetches the schedule in parallel with the page's chunk: the page draws
- * once, with its data. Anyone else is told the page is not available to their role.
+ * once, with its data. Anyone else is told the page is not available to their role. A change of
+ * the row filters only (?search=, ?project=, ?show=, ?over=) runs no loader: the page filters
+ * the schedule it has, and a stale schedule is not fetched again for a keystroke.
  */
 export function planningRoutes(queryClient: QueryClient): RouteObject[] {
   return [
@@ -26,6 +29,8 @@ export function planningRoutes(queryClient: QueryClient): RouteObject[] {
         await queryClient.prefetchQuery(scheduleQuery(scheduleParams(new URL(request.url).searchParams, today, workspace?.week_start)));
         return null;
       },
+      shouldRevalidate: ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+        currentUrl.pathname === nextUrl.pathname && onlyFiltersChanged(currentUrl.searchParams, nextUrl.searchParams) ? false : defaultShouldRevalidate,
       lazy: () => import('./PlanningPage.tsx').then((m) => ({ Component: m.PlanningPage })),
     },
   ];
