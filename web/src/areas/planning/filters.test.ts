@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { filterIndex, isFiltered, matchRows, NO_FILTER, onlyFiltersChanged, plannerFilterOf, withPlannerFilter, type PlannerFilter } from './filters.ts';
+import { onlyFiltersChanged } from './filter-params.ts';
+import { filterIndex, isFiltered, matchRows, NO_FILTER, plannerFilterOf, withPlannerFilter, type PlannerFilter } from './filters.ts';
 
 const WEBSITE = '01900000-0000-7000-8000-00000000000a';
 const SHOP = '01900000-0000-7000-8000-00000000000b';

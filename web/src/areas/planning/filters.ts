@@ -10,6 +10,7 @@
  */
 import { search, searchIndex, type SearchIndex } from '../../ui/match.ts';
 import { addDays } from '../../ui/dates.ts';
+import { FILTER_PARAMS } from './filter-params.ts';
 import { loadOf, rowKeyOf, type RowKey } from './schedule.ts';
 
 /** Which kinds of rows are shown. */
@@ -26,9 +27,6 @@ export interface PlannerFilter {
 }
 
 export const NO_FILTER: PlannerFilter = { search: '', projects: [], show: 'all', over: false };
-
-/** The URL parameters the filters own; the others (from, weeks) are the schedule's. */
-export const FILTER_PARAMS = ['search', 'project', 'show', 'over'] as const;
 
 const ID = /^[0-9a-f-]{36}$/i;
 /** More projects than anyone picks by hand; a longer URL is cut, not refused. */
@@ -57,17 +55,6 @@ export function withPlannerFilter(params: URLSearchParams, filter: PlannerFilter
 }
 
 export const isFiltered = (f: PlannerFilter) => f.search.trim() !== '' || f.projects.length > 0 || f.show !== 'all' || f.over;
-
-/** Whether only filter parameters differ between two URLs' queries (the schedule need not be loaded again). */
-export function onlyFiltersChanged(a: URLSearchParams, b: URLSearchParams): boolean {
-  const rest = (p: URLSearchParams) => {
-    const copy = new URLSearchParams(p);
-    for (const name of FILTER_PARAMS) copy.delete(name);
-    copy.sort();
-    return copy.toString();
-  };
-  return rest(a) === rest(b);
-}
 
 interface Cells {
   cells: readonly { planned_hours: number; capacity_hours: number }[];

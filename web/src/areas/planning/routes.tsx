@@ -6,7 +6,7 @@ import { sessionQuery } from '../../api/session.ts';
 import { createFormat } from '../../ui/format.ts';
 import { mayUsePlanner } from './access.ts';
 import { scheduleQuery } from './api.ts';
-import { onlyFiltersChanged } from './filters.ts';
+import { onlyFiltersChanged } from './filter-params.ts';
 import { scheduleParams } from './schedule.ts';
 
 /**
