@@ -25,7 +25,12 @@ export function bool(values: Values, name: string): boolean | undefined {
 
 /** `--workspace`: a workspace id. */
 export function workspaceOption(values: Values): string {
-  const id = required(values, 'workspace');
-  if (!isId(id)) throw new UsageError(`--workspace must be a workspace id (see "sheaf admin workspace list"), not '${id}'.`);
+  return optionalWorkspaceOption({ workspace: required(values, 'workspace') })!;
+}
+
+/** `--workspace` where it is optional (every workspace without it): a workspace id when given. */
+export function optionalWorkspaceOption(values: Values): string | undefined {
+  const id = values.workspace;
+  if (id !== undefined && !isId(id)) throw new UsageError(`--workspace must be a workspace id (see "sheaf admin workspace list"), not '${id}'.`);
   return id;
 }

@@ -6,6 +6,7 @@ import { getWorkspace } from '../modules/workspace/settings/index.ts';
 import { listOutbox, OUTBOX_STATUSES, retryOutbox, type OutboxListing, type OutboxStatus } from '../modules/workspace/outbox/index.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';
+import { optionalWorkspaceOption } from './options.ts';
 import { print, table, UsageError } from './output.ts';
 
 /**
@@ -18,12 +19,6 @@ import { print, table, UsageError } from './output.ts';
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 10_000;
 
-/** `--workspace` where it is optional: a workspace id when given. */
-function optionalWorkspace(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!isId(value)) throw new UsageError(`--workspace must be a workspace id (see "sheaf admin workspace list"), not '${value}'.`);
-  return value;
-}
 
 async function requireWorkspace(db: Kysely<DB>, id: string | undefined) {
   if (!id) return;
@@ -78,7 +73,7 @@ const list: AdminCommand<ListArgs> = {
     if (!/^\d{1,6}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_LIMIT) {
       throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, not '${limit}'.`);
     }
-    return { status: status as OutboxStatus | undefined, workspace: optionalWorkspace(values.workspace), limit: Number(limit) };
+    return { status: status as OutboxStatus | undefined, workspace: optionalWorkspaceOption(values), limit: Number(limit) };
   },
   async run({ db, output }, input) {
     await requireWorkspace(db, input.workspace);
@@ -101,7 +96,7 @@ const retry: AdminCommand<RetryArgs> = {
   parse(values) {
     const id = values.id;
     const all = (values['all-failed'] as unknown as boolean | undefined) === true;
-    const workspaceId = optionalWorkspace(values.workspace);
+    const workspaceId = optionalWorkspaceOption(values);
     if (id !== undefined && all) throw new UsageError('Name one message id or --all-failed, not both.');
     if (all) return { allFailed: true, workspaceId };
     if (id === undefined) throw new UsageError('Name the message to retry (its id from "sheaf admin outbox list"), or --all-failed.');

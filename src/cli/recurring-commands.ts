@@ -1,11 +1,11 @@
-import { isId } from '../ids.ts';
 import { operatorPrincipal } from '../access/operator.ts';
 import { listSchedules, runDueSchedules, type PresentedSchedule } from '../modules/billing/recurring-invoices/index.ts';
 import type { AdminCommand } from './admin.ts';
 import { str } from './command.ts';
 import { requireWorkspace } from './lookups.ts';
-import { print, table, UsageError } from './output.ts';
+import { print, table } from './output.ts';
 import { workspaceOption } from './options.ts';
+import { runDueCommand } from './run-due.ts';
 
 /**
  * `sheaf admin recurring list|run-due`: the operator's view of a workspace's
@@ -43,26 +43,14 @@ const list: AdminCommand<{ id: string }> = {
   },
 };
 
-const runDue: AdminCommand<{ workspaceId?: string }> = {
+const runDue = runDueCommand({
   name: 'admin recurring run-due',
-  usage: '[--workspace ID]',
   summary: 'make every due recurring invoice now, once each (missed ones too), in every workspace unless --workspace',
-  options: { workspace: str },
-  parse(values) {
-    const id = values.workspace;
-    if (id !== undefined && !isId(id)) throw new UsageError(`--workspace must be a workspace id (see "sheaf admin workspace list"), not '${id}'.`);
-    return { workspaceId: id };
+  run: runDueSchedules,
+  said: ({ drafted, sent, skipped }) => {
+    const total = drafted + sent + skipped;
+    return total === 0 ? 'No recurring invoice was due.' : `Made ${total} occurrence${total === 1 ? '' : 's'}: ${drafted} drafted, ${sent} sent, ${skipped} skipped.`;
   },
-  async run({ db, output, clock, baseUrl }, input) {
-    if (input.workspaceId) await requireWorkspace(db, input.workspaceId);
-    const summary = await runDueSchedules({ db, clock, baseUrl }, { workspaceId: input.workspaceId });
-    const total = summary.drafted + summary.sent + summary.skipped;
-    print(output, summary, () =>
-      total === 0
-        ? 'No recurring invoice was due.'
-        : `Made ${total} occurrence${total === 1 ? '' : 's'}: ${summary.drafted} drafted, ${summary.sent} sent, ${summary.skipped} skipped.`,
-    );
-  },
-};
+});
 
 export const recurringCommands: Record<string, AdminCommand<any>> = { list, runDue };
