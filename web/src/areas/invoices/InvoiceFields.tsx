@@ -1,3 +1,4 @@
+import type { Dispatch, SetStateAction } from 'react';
 import { parseDate, type CalendarDate } from '@internationalized/date';
 import { pickerDate } from '../../ui/dates.ts';
 import { DatePicker } from '../../ui/DatePicker.tsx';
@@ -92,9 +93,10 @@ export function bodyOf(v: FieldValues, before?: FieldValues) {
   return out;
 }
 
-export function InvoiceFields({ value, onChange, numberHint }: { value: FieldValues; onChange: (v: FieldValues) => void; numberHint: string }) {
+export function InvoiceFields({ value, onChange, numberHint }: { value: FieldValues; onChange: Dispatch<SetStateAction<FieldValues>>; numberHint: string }) {
   const t = useInvoiceTexts();
-  const set = <K extends keyof FieldValues>(key: K) => (next: FieldValues[K]) => onChange({ ...value, [key]: next });
+  // Applied to the latest values, as ProjectForm's `set`: a number field commits on blur, in the same gesture as the next field's change.
+  const set = <K extends keyof FieldValues>(key: K) => (next: FieldValues[K]) => onChange((latest) => ({ ...latest, [key]: next }));
   const percent = { minValue: 0, maxValue: 100, formatOptions: { maximumFractionDigits: 4 } };
   return (
     <div className="grid gap-4 sm:grid-cols-2">
